@@ -1,0 +1,36 @@
+# Thin wrapper over CMake/CTest. Targets:
+#   make test            build everything and run the whole test suite (CTest)
+#   make build           configure + build only
+#   make lint            clang-tidy over the C++ sources
+#   make format          reformat the sources with clang-format
+# Variables: BUILD_DIR (default build), JOBS (parallel build/test jobs).
+BUILD_DIR ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+
+.PHONY: all build test lint format clean deps-test deps-build deps-grade deps-docs deps-bench
+
+all: build
+
+deps-test deps-build deps-grade deps-docs deps-bench:
+	@scripts/deps.sh $(@:deps-%=%)
+
+$(BUILD_DIR)/build.ninja:
+	@cmake -S . -B $(BUILD_DIR) -G Ninja $(CMAKE_FLAGS) >$(BUILD_DIR).configure.log 2>&1 || \
+	  { cat $(BUILD_DIR).configure.log; exit 1; }
+
+build: deps-build $(BUILD_DIR)/build.ninja
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+test: deps-test $(BUILD_DIR)/build.ninja
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+lint: build
+	@git ls-files '*.cpp' | grep -v '^tests/corpus/' | xargs clang-tidy -p $(BUILD_DIR) --quiet
+
+format:
+	@scripts/check-format.sh --fix
+
+clean:
+	rm -rf $(BUILD_DIR) $(BUILD_DIR).configure.log

@@ -1,0 +1,216 @@
+// diagram.cpp - SVG and text renderings of a bankmodel::Analysis.
+#include "bankmodel/diagram.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace bankmodel {
+namespace {
+
+// Geometry of the SVG, in pixels.
+constexpr int kRowPitch = 16;  // one bank row
+constexpr int kBoxHeight = 13;
+constexpr int kLaneBoxWidth = 54;
+constexpr int kBankBoxWidth = 78;
+constexpr int kPanelWidth = 300;  // lane column + wires + bank column
+constexpr int kPanelGap = 24;
+constexpr int kMinWidth = 620;  // room for the caption and the legend
+constexpr int kMargin = 16;
+constexpr int kHeaderHeight = 64;  // title + caption
+constexpr int kPanelTitleHeight = 22;
+constexpr int kLegendHeight = 34;
+
+std::string escape_xml(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += ch;
+    }
+  }
+  return out;
+}
+
+std::string caption(const Analysis& a) {
+  std::ostringstream out;
+  out << to_string(a.request.op()) << ", " << a.request.width() << "-byte, "
+      << a.request.active_count() << " active lanes, " << a.summary.phases
+      << (a.summary.phases == 1 ? " phase" : " phases")
+      << (a.summary.paired_16b ? " (16-byte load pairing)" : "") << ": " << describe(a.summary);
+  return out.str();
+}
+
+std::string lane_range(const std::vector<int>& lanes) {
+  // "0-31" or "0, 16" or "0-3, 8-11"
+  std::ostringstream out;
+  for (std::size_t i = 0; i < lanes.size();) {
+    std::size_t j = i;
+    while (j + 1 < lanes.size() && lanes[j + 1] == lanes[j] + 1) ++j;
+    if (i > 0) out << ", ";
+    out << lanes[i];
+    if (j > i) out << "-" << lanes[j];
+    i = j + 1;
+  }
+  return out.str();
+}
+
+}  // namespace
+
+const char* conflict_colour(int words) {
+  if (words <= 0) return "#eeeeee";  // unused bank
+  if (words == 1) return "#2e7d32";  // green: one word, no conflict
+  if (words == 2) return "#f9a825";  // amber: 2-way
+  if (words <= 4) return "#ef6c00";  // orange: 3- to 4-way
+  if (words <= 8) return "#d84315";  // red-orange: up to 8-way
+  return "#b71c1c";                  // deep red: worse
+}
+
+std::string render_svg(const Analysis& a, const std::string& title) {
+  const int panels = static_cast<int>(a.phases.size());
+  const int width =
+      std::max(kMinWidth, 2 * kMargin + panels * kPanelWidth + (panels - 1) * kPanelGap);
+  const int body_top = kMargin + kHeaderHeight + kPanelTitleHeight;
+  const int height = body_top + kNumBanks * kRowPitch + kLegendHeight + kMargin;
+  std::ostringstream svg;
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" viewBox=\"0 0 " << width << " " << height
+      << "\" font-family=\"DejaVu Sans Mono, monospace\" font-size=\"10\">\n";
+  svg << "<title>" << escape_xml(title.empty() ? caption(a) : title + ": " + caption(a))
+      << "</title>\n";
+  svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  svg << "<text x=\"" << kMargin << "\" y=\"" << kMargin + 16
+      << "\" font-size=\"15\" font-weight=\"bold\">" << escape_xml(title) << "</text>\n";
+  svg << "<text x=\"" << kMargin << "\" y=\"" << kMargin + 40 << "\" font-size=\"12\">"
+      << escape_xml(caption(a)) << "</text>\n";
+
+  for (int p = 0; p < panels; ++p) {
+    const Phase& phase = a.phases[static_cast<std::size_t>(p)];
+    const int x0 = kMargin + p * (kPanelWidth + kPanelGap);
+    const int lanes = phase.last_lane - phase.first_lane + 1;
+    const double lane_pitch = static_cast<double>(kNumBanks * kRowPitch) / lanes;
+    const int bank_x = x0 + kPanelWidth - kBankBoxWidth;
+    svg << "<g class=\"phase\" id=\"phase" << p << "\">\n";
+    svg << "<text x=\"" << x0 << "\" y=\"" << body_top - 8 << "\" font-size=\"11\">phase " << p
+        << ": lanes " << phase.first_lane << "-" << phase.last_lane << ", " << phase.wavefronts
+        << (phase.wavefronts == 1 ? " wavefront" : " wavefronts") << "</text>\n";
+    // Wires first, so boxes sit on top of them.
+    for (int b = 0; b < kNumBanks; ++b) {
+      const BankLoad& bank = phase.banks[static_cast<std::size_t>(b)];
+      const int words = static_cast<int>(bank.words.size());
+      const double by = body_top + b * kRowPitch + kBoxHeight / 2.0;
+      for (int lane : bank.lanes) {
+        const double ly = body_top + (lane - phase.first_lane + 0.5) * lane_pitch;
+        svg << "<line x1=\"" << x0 + kLaneBoxWidth << "\" y1=\"" << ly << "\" x2=\"" << bank_x
+            << "\" y2=\"" << by << "\" stroke=\"" << conflict_colour(words)
+            << "\" stroke-width=\"1.2\" stroke-opacity=\"0.8\"/>\n";
+      }
+    }
+    for (int lane = phase.first_lane; lane <= phase.last_lane; ++lane) {
+      const double cy = body_top + (lane - phase.first_lane + 0.5) * lane_pitch;
+      const bool active = a.request.is_active(lane);
+      svg << "<rect x=\"" << x0 << "\" y=\"" << cy - kBoxHeight / 2.0 << "\" width=\""
+          << kLaneBoxWidth << "\" height=\"" << kBoxHeight << "\" rx=\"2\" fill=\""
+          << (active ? "#e3f2fd" : "#fafafa") << "\" stroke=\"" << (active ? "#1565c0" : "#bbbbbb")
+          << "\"/>\n";
+      svg << "<text x=\"" << x0 + 4 << "\" y=\"" << cy + 3.5 << "\" fill=\""
+          << (active ? "#0d47a1" : "#9e9e9e") << "\">lane " << lane << "</text>\n";
+    }
+    for (int b = 0; b < kNumBanks; ++b) {
+      const BankLoad& bank = phase.banks[static_cast<std::size_t>(b)];
+      const int words = static_cast<int>(bank.words.size());
+      const int y = body_top + b * kRowPitch;
+      svg << "<rect x=\"" << bank_x << "\" y=\"" << y << "\" width=\"" << kBankBoxWidth
+          << "\" height=\"" << kBoxHeight << "\" rx=\"2\" fill=\"" << conflict_colour(words)
+          << "\"/>\n";
+      svg << "<text x=\"" << bank_x + 4 << "\" y=\"" << y + 10 << "\" fill=\""
+          << (words == 0 ? "#757575" : "white") << "\">bank " << b;
+      if (words > 1) svg << " x" << words;
+      svg << "</text>\n";
+    }
+    svg << "</g>\n";
+  }
+  // Legend.
+  const int ly = height - kMargin - 12;
+  const int counts[] = {1, 2, 4, 8, 32};
+  const char* labels[] = {"1 word", "2 words", "3-4", "5-8", "9+ (k-way)"};
+  for (int i = 0; i < 5; ++i) {
+    const int lx = kMargin + i * 92;
+    svg << "<rect x=\"" << lx << "\" y=\"" << ly - 9 << "\" width=\"12\" height=\"12\" fill=\""
+        << conflict_colour(counts[i]) << "\"/><text x=\"" << lx + 16 << "\" y=\"" << ly + 1 << "\">"
+        << labels[i] << "</text>\n";
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+std::string render_text(const Analysis& a, const std::string& title) {
+  std::ostringstream out;
+  if (!title.empty()) out << title << "\n";
+  out << caption(a) << "\n";
+  constexpr int kPerRow = 16;
+  for (std::size_t p = 0; p < a.phases.size(); ++p) {
+    const Phase& phase = a.phases[p];
+    out << "phase " << p << " (lanes " << phase.first_lane << "-" << phase.last_lane
+        << "): " << phase.wavefronts << (phase.wavefronts == 1 ? " wavefront" : " wavefronts")
+        << "\n";
+    for (int start = phase.first_lane; start <= phase.last_lane; start += kPerRow) {
+      const int stop = std::min(start + kPerRow - 1, phase.last_lane);
+      std::ostringstream lanes;
+      std::ostringstream banks;
+      lanes << "  lane ";
+      banks << "  bank ";
+      for (int lane = start; lane <= stop; ++lane) {
+        lanes << (lane < 10 ? "  " : " ") << lane;
+        if (!a.request.is_active(lane)) {
+          banks << "  -";
+        } else {
+          const int b = bank_of(a.request.offset(lane));
+          banks << (b < 10 ? "  " : " ") << b;
+        }
+      }
+      out << lanes.str() << "\n" << banks.str() << "\n";
+    }
+    if (a.request.width() > kBankBytes) {
+      out << "  (each lane covers " << a.request.width() / kBankBytes
+          << " consecutive banks from the one shown)\n";
+    }
+    out << "  distinct words per bank ('.' = unused):\n";
+    for (int start = 0; start < kNumBanks; start += kPerRow) {
+      std::ostringstream banks;
+      std::ostringstream words;
+      banks << "  bank ";
+      words << "  words";
+      for (int b = start; b < start + kPerRow; ++b) {
+        const auto n = phase.banks[static_cast<std::size_t>(b)].words.size();
+        banks << (b < 10 ? "  " : " ") << b;
+        if (n == 0) {
+          words << "  .";
+        } else {
+          words << (n < 10 ? "  " : " ") << n;
+        }
+      }
+      out << banks.str() << "\n" << words.str() << "\n";
+    }
+    const int worst = phase.worst_bank();
+    if (worst >= 0 && phase.wavefronts > 1) {
+      const BankLoad& bank = phase.banks[static_cast<std::size_t>(worst)];
+      out << "  worst: bank " << worst << " serves " << bank.words.size()
+          << " distinct words for lanes " << lane_range(bank.lanes) << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace bankmodel

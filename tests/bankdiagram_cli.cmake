@@ -1,0 +1,18 @@
+# Runs the bankdiagram tool on the 32-way column read and checks its text and SVG output.
+file(MAKE_DIRECTORY ${OUT})
+execute_process(COMMAND ${EXE} --width 4 --stride 128 --svg ${OUT}/cli-column-32x32.svg
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "bankdiagram failed (${rc}): ${err}")
+endif()
+if(NOT out MATCHES "32-way conflict, 32 wavefronts \\(ideal 1\\)")
+  message(FATAL_ERROR "unexpected output:\n${out}")
+endif()
+file(READ ${OUT}/cli-column-32x32.svg svg)
+if(NOT svg MATCHES "<svg" OR NOT svg MATCHES "bank 0 x32")
+  message(FATAL_ERROR "SVG lacks the 32-word bank 0")
+endif()
+execute_process(COMMAND ${EXE} --width 3 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "1, 2, 4, 8 or 16")
+  message(FATAL_ERROR "a bad width must fail with a clear message, got rc=${rc}: ${err}")
+endif()
