@@ -1,0 +1,464 @@
+// banksim/cuda_host.hpp - CUDA for the CPU: force-included (clang++ -include) before a student's
+// .cu file when banksim compiles it as host C++. Defines the CUDA keywords, built-in variables,
+// vector types, intrinsics, atomics and warp functions that the course's kernels use, on top of
+// the emulator's runtime (libbanksim_runtime). Every thread of a launch runs as a fiber; shared
+// memory lives in one linker section so that every access to it can be traced.
+//
+// Anything not provided here fails to compile with a message naming it (see the static_asserts
+// and `banksim_unsupported` at the end). Only clang can compile this header: it relies on clang's
+// ext_vector_type and on the AddressSanitizer callbacks that trace loads and stores.
+#pragma once
+
+#if !defined(__clang__)
+#error "banksim compiles kernels with clang++ (apt-get install clang); gcc lacks the features used"
+#endif
+
+// Standard headers first: the macros below (e.g. __noinline__) must not reach libstdc++.
+#include <algorithm>
+#include <cfloat>
+#include <climits>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "banksim/cuda_types.hpp"
+#include "banksim/kernel_entry.hpp"
+
+// ---- Keywords -------------------------------------------------------------------------------
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __align__(n) __attribute__((aligned(n)))
+#define __launch_bounds__(...)
+#define __grid_constant__
+
+// Every block-shared variable goes into one section, in declaration order (`used`), each after a
+// 128-byte red zone that banksim's source rewrite inserts (BANKSIM_REDZONE) so that an overflow
+// into the next variable is caught. 128-byte alignment puts each variable's start on bank 0.
+#define BANKSIM_SECTION __attribute__((section("banksim_shared"), used))
+#define __shared__ static BANKSIM_SECTION __attribute__((aligned(128)))
+#define BANKSIM_REDZONE_(n) \
+  static BANKSIM_SECTION __attribute__((aligned(128))) unsigned char banksim_redzone_##n[128];
+#define BANKSIM_REDZONE(n) BANKSIM_REDZONE_(n)
+
+// The dynamic shared memory of a launch (`extern __shared__ T x[];` is rewritten to a pointer to
+// this). Defined by the stub banksim appends to the file, at the end of the section.
+extern "C" unsigned char banksim_dynamic_smem[];
+
+// ---- Built-in variables ---------------------------------------------------------------------
+// Plain globals that the scheduler sets before it resumes each thread's fiber.
+extern "C" {
+extern uint3 threadIdx;
+extern uint3 blockIdx;
+extern dim3 blockDim;
+extern dim3 gridDim;
+}
+constexpr int warpSize = 32;
+
+// ---- Runtime entry points (libbanksim_runtime) ----------------------------------------------
+extern "C" {
+void banksim_syncthreads(void) __attribute__((convergent));
+int banksim_syncthreads_count(int predicate) __attribute__((convergent));
+void banksim_syncwarp(unsigned mask) __attribute__((convergent));
+// Warp exchange: every lane in `mask` contributes `value`; returns the value of lane `src_lane`
+// (mode 0), or the ballot of non-zero values (mode 1). Lanes outside `mask` must not call it.
+unsigned long long banksim_warp_exchange(unsigned mask, unsigned long long value, int src_lane,
+                                         int mode) __attribute__((convergent));
+// Atomics: performed by the runtime so that shared-memory atomics are bounds- and race-checked
+// as atomics (they do not race with each other) and attributed to the calling line.
+int banksim_atomic_i32(int op, void* address, int value, int compare);
+unsigned banksim_atomic_u32(int op, void* address, unsigned value, unsigned compare);
+unsigned long long banksim_atomic_u64(int op, void* address, unsigned long long value,
+                                      unsigned long long compare);
+float banksim_atomic_f32(int op, void* address, float value);
+double banksim_atomic_f64(int op, void* address, double value);
+void* banksim_device_malloc(std::size_t bytes);
+void banksim_device_free(void* pointer);
+void banksim_launch(const banksim::KernelEntry* entry, dim3 grid, dim3 block,
+                    std::size_t dynamic_smem, void** args);
+}
+
+__attribute__((always_inline)) inline void __syncthreads() {
+  banksim_syncthreads();
+}
+__attribute__((always_inline)) inline int __syncthreads_count(int p) {
+  return banksim_syncthreads_count(p);
+}
+__attribute__((always_inline)) inline int __syncthreads_and(int p) {
+  return banksim_syncthreads_count(p != 0) ==
+         static_cast<int>(blockDim.x * blockDim.y * blockDim.z);
+}
+__attribute__((always_inline)) inline int __syncthreads_or(int p) {
+  return banksim_syncthreads_count(p != 0) != 0;
+}
+__attribute__((always_inline)) inline void __syncwarp(unsigned mask = 0xffffffffu) {
+  banksim_syncwarp(mask);
+}
+inline void __threadfence_block() {}
+inline void __threadfence() {}
+
+// ---- Vector types (clang ext vectors: .x .y .z .w, 8/16-byte loads and stores) ---------------
+typedef float float2 __attribute__((ext_vector_type(2)));
+typedef float float4 __attribute__((ext_vector_type(4)));
+typedef double double2 __attribute__((ext_vector_type(2)));
+typedef int int2 __attribute__((ext_vector_type(2)));
+typedef int int4 __attribute__((ext_vector_type(4)));
+typedef unsigned uint2 __attribute__((ext_vector_type(2)));
+typedef unsigned uint4 __attribute__((ext_vector_type(4)));
+typedef long long longlong2 __attribute__((ext_vector_type(2)));
+typedef short short2 __attribute__((ext_vector_type(2)));
+typedef unsigned short ushort2 __attribute__((ext_vector_type(2)));
+typedef char char4 __attribute__((ext_vector_type(4)));
+typedef unsigned char uchar4 __attribute__((ext_vector_type(4)));
+// 3-component types are 12-byte structs in CUDA (an ext vector of 3 would be 16 bytes).
+struct float3 {
+  float x, y, z;
+};
+struct int3 {
+  int x, y, z;
+};
+static_assert(sizeof(float4) == 16 && alignof(float4) == 16, "float4 must be 16 bytes, aligned");
+static_assert(sizeof(float2) == 8 && alignof(float2) == 8, "float2 must be 8 bytes, aligned");
+static_assert(sizeof(double2) == 16 && sizeof(float3) == 12, "CUDA vector sizes");
+
+inline float2 make_float2(float x, float y) {
+  return float2{x, y};
+}
+inline float4 make_float4(float x, float y, float z, float w) {
+  return float4{x, y, z, w};
+}
+inline float3 make_float3(float x, float y, float z) {
+  return float3{x, y, z};
+}
+inline double2 make_double2(double x, double y) {
+  return double2{x, y};
+}
+inline int2 make_int2(int x, int y) {
+  return int2{x, y};
+}
+inline int4 make_int4(int x, int y, int z, int w) {
+  return int4{x, y, z, w};
+}
+inline int3 make_int3(int x, int y, int z) {
+  return int3{x, y, z};
+}
+inline uint2 make_uint2(unsigned x, unsigned y) {
+  return uint2{x, y};
+}
+inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) {
+  return uint4{x, y, z, w};
+}
+inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) {
+  return uint3{x, y, z};
+}
+inline char4 make_char4(char x, char y, char z, char w) {
+  return char4{x, y, z, w};
+}
+inline uchar4 make_uchar4(unsigned char x, unsigned char y, unsigned char z, unsigned char w) {
+  return uchar4{x, y, z, w};
+}
+
+// ---- Math and intrinsics --------------------------------------------------------------------
+using std::max;
+using std::min;
+inline int min(int a, unsigned b) {
+  return a < static_cast<int>(b) ? a : static_cast<int>(b);
+}
+inline int min(unsigned a, int b) {
+  return static_cast<int>(a) < b ? static_cast<int>(a) : b;
+}
+inline int max(int a, unsigned b) {
+  return a > static_cast<int>(b) ? a : static_cast<int>(b);
+}
+inline int max(unsigned a, int b) {
+  return static_cast<int>(a) > b ? static_cast<int>(a) : b;
+}
+inline float min(float a, double b) {
+  return a < b ? a : static_cast<float>(b);
+}
+inline float max(float a, double b) {
+  return a > b ? a : static_cast<float>(b);
+}
+inline float rsqrtf(float x) {
+  return 1.0f / std::sqrt(x);
+}
+inline double rsqrt(double x) {
+  return 1.0 / std::sqrt(x);
+}
+inline float __expf(float x) {
+  return std::exp(x);
+}
+inline float __logf(float x) {
+  return std::log(x);
+}
+inline float __sinf(float x) {
+  return std::sin(x);
+}
+inline float __cosf(float x) {
+  return std::cos(x);
+}
+inline float __powf(float x, float y) {
+  return std::pow(x, y);
+}
+inline float __fdividef(float x, float y) {
+  return x / y;
+}
+inline float __saturatef(float x) {
+  return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x);
+}
+inline float __fmaf_rn(float a, float b, float c) {
+  return std::fma(a, b, c);
+}
+inline float __fmul_rn(float a, float b) {
+  return a * b;
+}
+inline float __fadd_rn(float a, float b) {
+  return a + b;
+}
+inline int __float2int_rn(float x) {
+  return static_cast<int>(std::nearbyint(x));
+}
+inline int __float2int_rz(float x) {
+  return static_cast<int>(x);
+}
+inline float __int2float_rn(int x) {
+  return static_cast<float>(x);
+}
+inline float __int_as_float(int x) {
+  float f;
+  std::memcpy(&f, &x, sizeof f);
+  return f;
+}
+inline int __float_as_int(float x) {
+  int i;
+  std::memcpy(&i, &x, sizeof i);
+  return i;
+}
+inline unsigned __float_as_uint(float x) {
+  unsigned i;
+  std::memcpy(&i, &x, sizeof i);
+  return i;
+}
+inline float __uint_as_float(unsigned x) {
+  float f;
+  std::memcpy(&f, &x, sizeof f);
+  return f;
+}
+inline int __popc(unsigned x) {
+  return __builtin_popcount(x);
+}
+inline int __popcll(unsigned long long x) {
+  return __builtin_popcountll(x);
+}
+inline int __clz(int x) {
+  return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x));
+}
+inline int __ffs(int x) {
+  return __builtin_ffs(x);
+}
+inline unsigned __brev(unsigned x) {
+  unsigned r = 0;
+  for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1u) << (31 - i);
+  return r;
+}
+inline int __mul24(int a, int b) {
+  return a * b;
+}
+inline int __umul24(unsigned a, unsigned b) {
+  return static_cast<int>(a * b);
+}
+template <typename T>
+inline T __ldg(const T* p) {
+  return *p;
+}
+
+// ---- Atomics --------------------------------------------------------------------------------
+namespace banksim_atomic {
+enum Op { kAdd, kSub, kExch, kMin, kMax, kInc, kDec, kCas, kAnd, kOr, kXor };
+}
+#define BANKSIM_ATOMIC_INT(name, op)                                            \
+  inline int name(int* a, int v) {                                              \
+    return banksim_atomic_i32(op, a, v, 0);                                     \
+  }                                                                             \
+  inline unsigned name(unsigned* a, unsigned v) {                               \
+    return banksim_atomic_u32(op, a, v, 0);                                     \
+  }                                                                             \
+  inline unsigned long long name(unsigned long long* a, unsigned long long v) { \
+    return banksim_atomic_u64(op, a, v, 0);                                     \
+  }
+BANKSIM_ATOMIC_INT(atomicAdd, banksim_atomic::kAdd)
+BANKSIM_ATOMIC_INT(atomicSub, banksim_atomic::kSub)
+BANKSIM_ATOMIC_INT(atomicExch, banksim_atomic::kExch)
+BANKSIM_ATOMIC_INT(atomicMin, banksim_atomic::kMin)
+BANKSIM_ATOMIC_INT(atomicMax, banksim_atomic::kMax)
+BANKSIM_ATOMIC_INT(atomicAnd, banksim_atomic::kAnd)
+BANKSIM_ATOMIC_INT(atomicOr, banksim_atomic::kOr)
+BANKSIM_ATOMIC_INT(atomicXor, banksim_atomic::kXor)
+#undef BANKSIM_ATOMIC_INT
+inline float atomicAdd(float* a, float v) {
+  return banksim_atomic_f32(banksim_atomic::kAdd, a, v);
+}
+inline double atomicAdd(double* a, double v) {
+  return banksim_atomic_f64(banksim_atomic::kAdd, a, v);
+}
+inline float atomicExch(float* a, float v) {
+  return banksim_atomic_f32(banksim_atomic::kExch, a, v);
+}
+inline unsigned atomicInc(unsigned* a, unsigned v) {
+  return banksim_atomic_u32(banksim_atomic::kInc, a, v, 0);
+}
+inline unsigned atomicDec(unsigned* a, unsigned v) {
+  return banksim_atomic_u32(banksim_atomic::kDec, a, v, 0);
+}
+inline int atomicCAS(int* a, int compare, int v) {
+  return banksim_atomic_i32(banksim_atomic::kCas, a, v, compare);
+}
+inline unsigned atomicCAS(unsigned* a, unsigned compare, unsigned v) {
+  return banksim_atomic_u32(banksim_atomic::kCas, a, v, compare);
+}
+inline unsigned long long atomicCAS(unsigned long long* a, unsigned long long compare,
+                                    unsigned long long v) {
+  return banksim_atomic_u64(banksim_atomic::kCas, a, v, compare);
+}
+
+// ---- Warp functions -------------------------------------------------------------------------
+namespace banksim_warp {
+inline unsigned lane_id() {
+  return (threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y) % 32u;
+}
+template <typename T>
+inline T exchange(unsigned mask, T value, int src) {
+  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value,
+                "banksim: __shfl_*_sync supports types of at most 8 bytes");
+  unsigned long long bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  bits = banksim_warp_exchange(mask, bits, src, 0);
+  T out;
+  std::memcpy(&out, &bits, sizeof(T));
+  return out;
+}
+}  // namespace banksim_warp
+template <typename T>
+inline T __shfl_sync(unsigned mask, T v, int src, int width = 32) {
+  const int lane = static_cast<int>(banksim_warp::lane_id());
+  return banksim_warp::exchange(mask, v, (lane & ~(width - 1)) + (src & (width - 1)));
+}
+template <typename T>
+inline T __shfl_down_sync(unsigned mask, T v, unsigned delta, int width = 32) {
+  const int lane = static_cast<int>(banksim_warp::lane_id());
+  const int src = lane + static_cast<int>(delta);
+  const bool inside = (src & ~(width - 1)) == (lane & ~(width - 1));
+  return banksim_warp::exchange(mask, v, inside ? src : lane);
+}
+template <typename T>
+inline T __shfl_up_sync(unsigned mask, T v, unsigned delta, int width = 32) {
+  const int lane = static_cast<int>(banksim_warp::lane_id());
+  const int src = lane - static_cast<int>(delta);
+  const bool inside = src >= 0 && (src & ~(width - 1)) == (lane & ~(width - 1));
+  return banksim_warp::exchange(mask, v, inside ? src : lane);
+}
+template <typename T>
+inline T __shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = 32) {
+  const int lane = static_cast<int>(banksim_warp::lane_id());
+  const int src = lane ^ lane_mask;
+  const bool inside = (src & ~(width - 1)) == (lane & ~(width - 1));
+  return banksim_warp::exchange(mask, v, inside ? src : lane);
+}
+inline unsigned __ballot_sync(unsigned mask, int predicate) {
+  return static_cast<unsigned>(banksim_warp_exchange(mask, predicate != 0, 0, 1));
+}
+inline int __any_sync(unsigned mask, int predicate) {
+  return __ballot_sync(mask, predicate) != 0;
+}
+inline int __all_sync(unsigned mask, int predicate) {
+  return __ballot_sync(mask, predicate) == __ballot_sync(mask, 1);
+}
+inline unsigned __activemask() {
+  return __ballot_sync(0xffffffffu, 1);
+}
+
+// ---- Host-side CUDA runtime subset (for files with a launch helper or a main) ----------------
+typedef int cudaError_t;
+typedef void* cudaStream_t;
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost,
+  cudaMemcpyHostToDevice,
+  cudaMemcpyDeviceToHost,
+  cudaMemcpyDeviceToDevice,
+  cudaMemcpyDefault
+};
+constexpr cudaError_t cudaSuccess = 0;
+template <typename T>
+inline cudaError_t cudaMalloc(T** p, std::size_t bytes) {
+  *p = static_cast<T*>(banksim_device_malloc(bytes));
+  return cudaSuccess;
+}
+inline cudaError_t cudaFree(void* p) {
+  banksim_device_free(p);
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemcpy(void* d, const void* s, std::size_t n, cudaMemcpyKind) {
+  std::memcpy(d, s, n);
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemset(void* d, int v, std::size_t n) {
+  std::memset(d, v, n);
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceSynchronize() {
+  return cudaSuccess;
+}
+inline cudaError_t cudaGetLastError() {
+  return cudaSuccess;
+}
+inline cudaError_t cudaPeekAtLastError() {
+  return cudaSuccess;
+}
+inline const char* cudaGetErrorString(cudaError_t) {
+  return "no error (banksim)";
+}
+
+// `kernel<<<grid, block, smem, stream>>>(args)` is rewritten to
+// `banksim::configure(grid, block, smem, stream).kernel(kernel)(args)`.
+namespace banksim {
+struct LaunchConfigurator {
+  dim3 grid, block;
+  std::size_t smem;
+  template <typename... P>
+  struct Bound {
+    const LaunchConfigurator* config;
+    void (*fn)(P...);
+    template <typename... A>
+    void operator()(A&&... a) const {
+      static_assert(sizeof...(A) == sizeof...(P), "banksim: wrong number of kernel arguments");
+      static const KernelEntry entry = make_kernel_entry("<launched from host code>", fn);
+      std::tuple<P...> values(static_cast<P>(a)...);
+      call(entry, values, std::index_sequence_for<P...>{});
+    }
+    template <std::size_t... I>
+    void call(const KernelEntry& entry, std::tuple<P...>& values, std::index_sequence<I...>) const {
+      void* args[sizeof...(P) + 1] = {static_cast<void*>(&std::get<I>(values))..., nullptr};
+      banksim_launch(&entry, config->grid, config->block, config->smem, args);
+    }
+  };
+  template <typename... P>
+  Bound<P...> kernel(void (*fn)(P...)) const {
+    return Bound<P...>{this, fn};
+  }
+};
+inline LaunchConfigurator configure(dim3 grid, dim3 block, std::size_t smem = 0,
+                                    cudaStream_t = nullptr) {
+  return LaunchConfigurator{grid, block, smem};
+}
+}  // namespace banksim

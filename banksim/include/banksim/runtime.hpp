@@ -1,0 +1,106 @@
+// banksim/runtime.hpp - the emulator's engine: runs one kernel launch block by block, every CUDA
+// thread as a fiber, traces every shared-memory access (through the AddressSanitizer callbacks
+// the kernel is compiled with), groups them into warp requests, applies the bank model and
+// finds races, out-of-bounds and uninitialised accesses and divergent barriers.
+//
+// It knows nothing of files or grading: Module (banksim.hpp) compiles a .cu file and calls
+// run_kernel() with the module's shared-memory layout; results come back with raw program
+// counters that Module turns into source lines.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bankmodel/bank_model.hpp"
+#include "banksim/cuda_types.hpp"
+#include "banksim/kernel_entry.hpp"
+
+namespace banksim::rt {
+
+/// A block-shared variable of the module, by offset in the module's shared arena.
+struct SharedVar {
+  std::string name;       ///< short name ("tile"), or "dynamic shared memory"
+  std::string qualified;  ///< demangled full name ("transpose(float*, ...)::tile")
+  std::uint32_t offset = 0;
+  std::uint32_t size = 0;
+  bool dynamic = false;  ///< the extern __shared__ area: its usable size is the launch's smem
+};
+
+/// Where the module's shared memory is: one contiguous arena of variables and red zones.
+struct ModuleLayout {
+  std::uintptr_t arena_lo = 0;
+  std::uint32_t arena_size = 0;
+  std::vector<SharedVar> vars;
+};
+
+/// Per-instruction statistics (one program counter, one piece of a split access).
+struct SiteStats {
+  std::uint64_t pc = 0;
+  std::uint16_t sub = 0;  ///< piece index when one access was split (memcpy, misaligned)
+  bankmodel::Op op = bankmodel::Op::kLoad;
+  int bytes = 0;
+  int var = -1;  ///< index in ModuleLayout::vars of the first access
+  std::uint64_t requests = 0;
+  std::uint64_t wavefronts = 0;
+  std::uint64_t ideal = 0;
+  int worst_excess = -1;
+  bankmodel::Request worst{bankmodel::Op::kLoad, 4};  ///< the request with most excess
+};
+
+/// A problem found while running, before symbolisation.
+struct RawProblem {
+  std::string kind;  ///< race, out_of_bounds, uninitialized_read, barrier_divergence, ...
+  bool warning = false;
+  std::uint64_t pc = 0;
+  std::uint64_t other_pc = 0;  ///< the other access of a race, the other barrier
+  uint3 block{0, 0, 0};
+  uint3 thread{0, 0, 0};
+  uint3 other_thread{0, 0, 0};
+  bool has_other_thread = false;
+  int var = -1;
+  std::string message;
+  std::uint64_t count = 1;
+};
+
+struct RunOptions {
+  dim3 grid;
+  dim3 block;
+  std::size_t dynamic_smem = 0;
+  double timeout_s = 5.0;
+};
+
+struct RunResult {
+  std::vector<SiteStats> sites;
+  std::vector<RawProblem> problems;
+  bool completed = true;
+  std::string abort_reason;  ///< why the launch stopped early (timeout, wild pointer, ...)
+  std::uint64_t traced_shared = 0;
+  std::uint64_t threads = 0;
+  double seconds = 0.0;
+};
+
+/// Runs one launch. Not reentrant: one launch at a time per process.
+RunResult run_kernel(const ModuleLayout& layout, const KernelEntry& entry, void** args,
+                     const RunOptions& options);
+
+/// Device memory: a zero-filled buffer with guard zones on both sides, registered so that
+/// kernel accesses outside every buffer are reported instead of crashing.
+void* device_alloc(std::size_t bytes);
+void device_free(void* pointer);
+
+/// Largest dynamic shared memory a launch may ask for (227 KiB, as on sm_90).
+inline constexpr std::size_t kMaxDynamicSmem = 232448;
+/// Threads per block, at most (as on every GPU since sm_20).
+inline constexpr unsigned kMaxThreadsPerBlock = 1024;
+
+/// Called when the process must stop at once (hard timeout, crash), with a one-line reason,
+/// after the message is printed and before _exit: lets the CLI write its JSON report.
+using EmergencyHandler = void (*)(const char* kind, const char* message, std::uint64_t pc);
+void set_emergency_handler(EmergencyHandler handler);
+
+/// The program counter of the last traced access (0 if none): for crash and hang messages.
+std::uint64_t last_pc();
+
+}  // namespace banksim::rt

@@ -1,0 +1,712 @@
+// module.cpp - compiling a .cu file into a traced shared object, loading it, running kernels and
+// turning raw results (program counters, arena offsets) into source lines and variable names.
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <elf.h>
+#include <fmt/format.h>
+#include <link.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "banksim/banksim.hpp"
+#include "banksim/runtime.hpp"
+
+#ifndef BANKSIM_INCLUDE_DIR
+#error "BANKSIM_INCLUDE_DIR must name banksim/include (set by CMake)"
+#endif
+
+namespace banksim {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return {};
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return (v != nullptr && *v != '\0') ? std::string(v) : fallback;
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+/// Runs a shell command, returning its exit status and combined output.
+std::pair<int, std::string> run_command(const std::string& command) {
+  std::string output;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return {-1, "cannot run: " + command};
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), pipe) != nullptr) output += buf.data();
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+bool tool_exists(const std::string& name) {
+  return run_command("command -v " + shell_quote(name) + " >/dev/null").first == 0;
+}
+
+std::string find_symbolizer() {
+  for (const char* name : {"llvm-symbolizer", "llvm-symbolizer-14", "llvm-symbolizer-15"}) {
+    if (tool_exists(name)) return name;
+  }
+  return {};
+}
+
+std::string base_name(const std::string& kernel) {
+  const auto lt = kernel.find('<');
+  std::string b = lt == std::string::npos ? kernel : kernel.substr(0, lt);
+  while (!b.empty() && b.back() == ' ') b.pop_back();
+  return b;
+}
+
+std::string demangle(const char* name) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  if (status != 0 || d == nullptr) return name;
+  std::string out = d;
+  std::free(d);
+  return out;
+}
+
+std::string short_var_name(const std::string& qualified) {
+  const auto pos = qualified.rfind("::");
+  return pos == std::string::npos ? qualified : qualified.substr(pos + 2);
+}
+
+/// Symbols of the section "banksim_shared" in an ELF shared object: name, address, size.
+struct ElfSymbol {
+  std::string name;
+  std::uint64_t value;
+  std::uint64_t size;
+};
+
+std::vector<ElfSymbol> shared_section_symbols(const std::string& image) {
+  std::vector<ElfSymbol> out;
+  if (image.size() < sizeof(Elf64_Ehdr)) return out;
+  const auto* base = reinterpret_cast<const unsigned char*>(image.data());
+  const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(base);
+  const auto* sh = reinterpret_cast<const Elf64_Shdr*>(base + eh->e_shoff);
+  const char* shstr = reinterpret_cast<const char*>(base + sh[eh->e_shstrndx].sh_offset);
+  int shared_index = -1;
+  for (int i = 0; i < eh->e_shnum; ++i) {
+    if (std::string(shstr + sh[i].sh_name) == "banksim_shared") shared_index = i;
+  }
+  if (shared_index < 0) return out;
+  for (int i = 0; i < eh->e_shnum; ++i) {
+    if (sh[i].sh_type != SHT_SYMTAB) continue;
+    const auto* syms = reinterpret_cast<const Elf64_Sym*>(base + sh[i].sh_offset);
+    const char* strtab = reinterpret_cast<const char*>(base + sh[sh[i].sh_link].sh_offset);
+    const std::size_t n = sh[i].sh_size / sizeof(Elf64_Sym);
+    for (std::size_t k = 0; k < n; ++k) {
+      if (syms[k].st_shndx != shared_index || ELF64_ST_TYPE(syms[k].st_info) != STT_OBJECT) {
+        continue;
+      }
+      out.push_back(ElfSymbol{strtab + syms[k].st_name, syms[k].st_value, syms[k].st_size});
+    }
+  }
+  return out;
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return {};
+  const auto e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+/// The first clang diagnostic "file:line:col: error: message" of `output`.
+std::string first_error(const std::string& output) {
+  static const std::regex err(R"(([^\s:][^:\n]*):(\d+):(\d+): (fatal )?error: ([^\n]*))");
+  std::smatch m;
+  if (std::regex_search(output, m, err)) {
+    return m[1].str() + ":" + m[2].str() + ": error: " + m[5].str();
+  }
+  return trim(output.substr(0, output.find('\n')));
+}
+
+const rt::ModuleLayout* g_last_layout = nullptr;
+void note_host_layout(const rt::ModuleLayout* layout) {
+  g_last_layout = layout;
+}
+
+std::string dim_string(dim3 d) {
+  return fmt::format("({},{},{})", d.x, d.y, d.z);
+}
+std::string dim_string(uint3 d) {
+  return fmt::format("({},{},{})", d.x, d.y, d.z);
+}
+
+}  // namespace
+
+// ---- DeviceBuffer / Arg ---------------------------------------------------------------------
+
+DeviceBuffer::DeviceBuffer(std::size_t bytes) : data_(rt::device_alloc(bytes)), bytes_(bytes) {}
+DeviceBuffer::~DeviceBuffer() {
+  rt::device_free(data_);
+}
+DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
+  if (this != &other) {
+    rt::device_free(data_);
+    data_ = std::exchange(other.data_, nullptr);
+    bytes_ = std::exchange(other.bytes_, 0);
+  }
+  return *this;
+}
+
+Arg::Arg(const DeviceBuffer& buffer) : size_(sizeof(void*)), is_buffer_(true) {
+  void* p = buffer.data();
+  std::memcpy(bytes_, &p, sizeof p);
+}
+
+Arg Arg::pointer(void* p) {
+  Arg a;
+  std::memcpy(a.bytes_, &p, sizeof p);
+  a.size_ = sizeof p;
+  a.is_buffer_ = true;
+  return a;
+}
+
+// ---- Module ---------------------------------------------------------------------------------
+
+struct Module::Impl {
+  fs::path file;
+  std::string display;        // the path as the student gave it (used in #line and reports)
+  fs::path absolute_display;  // the same, absolute: debug info names files that way
+  std::vector<std::string> source_lines;
+  std::vector<KernelDecl> declared;
+  std::string so_path;
+  void* handle = nullptr;
+  std::uintptr_t load_base = 0;
+  rt::ModuleLayout layout;
+  std::map<std::string, const KernelEntry*> entries;
+  std::string symbolizer;
+  mutable std::map<std::uint64_t, std::pair<std::string, int>> locations;
+
+  ~Impl() {
+    if (g_last_layout == &layout) g_last_layout = nullptr;
+    if (handle != nullptr) dlclose(handle);
+  }
+
+  void symbolize(const std::vector<std::uint64_t>& pcs) const {
+    std::vector<std::uint64_t> todo;
+    for (std::uint64_t pc : pcs) {
+      if (pc != 0 && locations.count(pc) == 0) todo.push_back(pc);
+    }
+    if (todo.empty()) return;
+    if (symbolizer.empty()) {
+      for (std::uint64_t pc : todo) locations[pc] = {display, 0};
+      return;
+    }
+    std::string input;
+    for (std::uint64_t pc : todo) input += fmt::format("0x{:x}\n", pc - load_base - 1);
+    const fs::path in_file = so_path + ".pcs." + std::to_string(getpid());
+    std::ofstream(in_file) << input;
+    const auto [status, out] =
+        run_command(symbolizer + " --functions=none --inlining --obj=" + shell_quote(so_path) +
+                    " < " + shell_quote(in_file.string()));
+    fs::remove(in_file);
+    // One group of frames per address, separated by blank lines; innermost frame first. Use
+    // the innermost frame in the student's file (a helper inlined from a header is skipped).
+    std::istringstream lines(out);
+    std::string line;
+    std::size_t index = 0;
+    std::pair<std::string, int> chosen{display, 0};
+    bool have_student = false;
+    bool any = false;
+    auto finish = [&]() {
+      if (any && index < todo.size()) locations[todo[index++]] = chosen;
+      chosen = {display, 0};
+      have_student = false;
+      any = false;
+    };
+    static const std::regex loc(R"((.*):(\d+):(\d+)$)");
+    while (std::getline(lines, line)) {
+      if (line.empty()) {
+        finish();
+        continue;
+      }
+      std::smatch m;
+      if (!std::regex_match(line, m, loc)) continue;
+      std::string f = m[1].str();
+      if (f != display && fs::path(f).lexically_normal() == absolute_display) f = display;
+      const int ln = std::stoi(m[2].str());
+      if (!any) chosen = {f, ln};
+      if (!have_student && f == display) {
+        chosen = {f, ln};
+        have_student = true;
+      }
+      any = true;
+    }
+    finish();
+    for (std::uint64_t pc : todo) {
+      if (locations.count(pc) == 0) locations[pc] = {display, 0};
+    }
+  }
+
+  std::string line_text(int line) const {
+    if (line <= 0 || static_cast<std::size_t>(line) > source_lines.size()) return {};
+    return trim(source_lines[static_cast<std::size_t>(line - 1)]);
+  }
+};
+
+Module::Module(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Module::~Module() = default;
+Module::Module(Module&&) noexcept = default;
+Module& Module::operator=(Module&&) noexcept = default;
+
+const std::vector<KernelDecl>& Module::declared_kernels() const {
+  return impl_->declared;
+}
+const fs::path& Module::file() const {
+  return impl_->file;
+}
+
+std::pair<std::string, int> Module::locate(std::uint64_t pc) const {
+  impl_->symbolize({pc});
+  auto it = impl_->locations.find(pc);
+  return it == impl_->locations.end() ? std::make_pair(impl_->display, 0) : it->second;
+}
+
+const KernelEntry& Module::entry(const std::string& kernel) const {
+  auto it = impl_->entries.find(kernel);
+  if (it == impl_->entries.end()) {
+    throw UsageError("kernel '" + kernel + "' was not compiled into " + impl_->display +
+                     ": name it in CompileOptions::kernels (--kernel)");
+  }
+  return *it->second;
+}
+
+Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
+  auto impl = std::make_unique<Impl>();
+  impl->file = cu_file;
+  impl->display = cu_file.string();
+  impl->absolute_display = fs::absolute(cu_file).lexically_normal();
+  const std::string source = read_file(cu_file);
+  if (source.empty() && !fs::exists(cu_file)) {
+    throw UsageError("cannot read " + cu_file.string() + ": no such file (check the path)");
+  }
+  {
+    std::istringstream in(source);
+    std::string line;
+    while (std::getline(in, line)) impl->source_lines.push_back(line);
+  }
+  impl->declared = find_kernels(source);
+  for (const std::string& k : options.kernels) {
+    const std::string base = base_name(k);
+    const bool found = std::any_of(impl->declared.begin(), impl->declared.end(),
+                                   [&](const KernelDecl& d) { return d.name == base; });
+    if (!found) {
+      std::string list;
+      for (const KernelDecl& d : impl->declared) {
+        list += (list.empty() ? "" : ", ") + d.name + " (line " + std::to_string(d.line) + ")";
+      }
+      throw UsageError("kernel '" + k + "' not found in " + impl->display + "; " +
+                       (list.empty() ? std::string("the file declares no __global__ function")
+                                     : "it declares: " + list));
+    }
+    const auto decl = std::find_if(impl->declared.begin(), impl->declared.end(),
+                                   [&](const KernelDecl& d) { return d.name == base; });
+    if (decl->is_template && k.find('<') == std::string::npos) {
+      throw UsageError("kernel '" + k + "' (" + impl->display + ":" + std::to_string(decl->line) +
+                       ") is a template: name an instance, e.g. --kernel '" + k + "<32>'");
+    }
+  }
+
+  // The translation unit: the rewritten source, then a stub that places the dynamic shared
+  // memory, exports the arena's bounds and one entry per requested kernel.
+  std::string tu = rewrite_for_host(source, impl->display);
+  tu +=
+      "\n#line 1 \"<banksim stub>\"\n"
+      "BANKSIM_REDZONE(__COUNTER__)\n"
+      "extern \"C\" __attribute__((section(\"banksim_shared\"), used, aligned(1024))) "
+      "unsigned char banksim_dynamic_smem[" +
+      std::to_string(rt::kMaxDynamicSmem) +
+      "];\n"
+      "BANKSIM_REDZONE(__COUNTER__)\n"
+      "extern \"C\" char __start_banksim_shared[];\n"
+      "extern \"C\" char __stop_banksim_shared[];\n"
+      "extern \"C\" __attribute__((no_sanitize(\"address\"))) void banksim_module_arena("
+      "std::uintptr_t* lo, std::uintptr_t* hi) {\n"
+      "  *lo = reinterpret_cast<std::uintptr_t>(__start_banksim_shared);\n"
+      "  *hi = reinterpret_cast<std::uintptr_t>(__stop_banksim_shared);\n}\n";
+  for (std::size_t i = 0; i < options.kernels.size(); ++i) {
+    const std::string& k = options.kernels[i];
+    tu +=
+        "extern \"C\" __attribute__((no_sanitize(\"address\"))) const ::banksim::KernelEntry* "
+        "banksim_kernel_" +
+        std::to_string(i) +
+        "() {\n  static const ::banksim::KernelEntry e = " + "::banksim::make_kernel_entry(\"" + k +
+        "\", &" + k + ");\n  return &e;\n}\n";
+  }
+
+  const std::string clang =
+      !options.clang.empty() ? options.clang : env_or("BANKSIM_CLANG", "clang++");
+  const std::string include_dir = BANKSIM_INCLUDE_DIR;
+  std::vector<std::string> flags = {
+      "-std=c++17", "-O1", "-gdwarf-4", "-fPIC", "-shared", "-w", "-x", "c++",
+      // AddressSanitizer as a tracer: every load/store calls our hook (no ASan runtime).
+      "-fsanitize=address", "-fno-sanitize-address-use-after-scope",
+      "-fsanitize-address-use-after-return=never", "-mllvm",
+      "-asan-instrumentation-with-call-threshold=0", "-mllvm", "-asan-opt=0", "-mllvm",
+      "-asan-globals=0", "-mllvm", "-asan-stack=0", "-mllvm", "-asan-use-private-alias=0",
+      "-I" + include_dir, "-include", include_dir + "/banksim/cuda_host.hpp",
+      "-I" + fs::absolute(cu_file).parent_path().string()};
+  for (const auto& f : options.extra_flags) flags.push_back(f);
+
+  // Cache by content: the TU, the flags and the headers it force-includes.
+  std::string key_text = tu + clang;
+  for (const auto& f : flags) key_text += "\x1f" + f;
+  for (const char* h : {"cuda_host.hpp", "cuda_types.hpp", "kernel_entry.hpp"}) {
+    key_text += read_file(fs::path(include_dir) / "banksim" / h);
+  }
+  const fs::path cache =
+      !options.cache_dir.empty()
+          ? options.cache_dir
+          : fs::path(env_or("BANKSIM_CACHE", "/tmp/banksim-cache-" + std::to_string(getuid())));
+  fs::create_directories(cache);
+  const std::string key = fmt::format("{:016x}", std::hash<std::string>{}(key_text));
+  const fs::path so = cache / (cu_file.stem().string() + "-" + key + ".so");
+  if (!fs::exists(so)) {
+    if (!tool_exists(clang)) {
+      throw CompileError("banksim needs clang++ to compile " + impl->display +
+                             " for the CPU, and '" + clang +
+                             "' was not found: apt-get install clang (or set BANKSIM_CLANG)",
+                         "");
+    }
+    const fs::path tu_path =
+        cache / (cu_file.stem().string() + "-" + key + "." + std::to_string(getpid()) + ".cpp");
+    std::ofstream(tu_path) << tu;
+    const fs::path tmp_so = so.string() + "." + std::to_string(getpid()) + ".tmp";
+    std::string cmd = shell_quote(clang);
+    for (const auto& f : flags) cmd += " " + shell_quote(f);
+    cmd += " " + shell_quote(tu_path.string()) + " -o " + shell_quote(tmp_so.string());
+    const auto [status, output] = run_command(cmd);
+    if (status != 0) {
+      fs::remove(tu_path);
+      std::string summary = first_error(output);
+      if (summary.find("<banksim stub>") != std::string::npos) {
+        summary = "a requested kernel could not be instantiated (" + summary +
+                  "); check the kernel name and its template arguments";
+      }
+      throw CompileError(summary, output);
+    }
+    fs::remove(tu_path);
+    fs::rename(tmp_so, so);
+  }
+  impl->so_path = so.string();
+  impl->handle = dlopen(impl->so_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (impl->handle == nullptr) {
+    throw CompileError(std::string("cannot load the compiled kernel: ") + dlerror() +
+                           " (a CUDA function banksim does not provide?)",
+                       "");
+  }
+  link_map* lm = nullptr;
+  dlinfo(impl->handle, RTLD_DI_LINKMAP, &lm);
+  impl->load_base = lm->l_addr;
+  using ArenaFn = void (*)(std::uintptr_t*, std::uintptr_t*);
+  auto arena = reinterpret_cast<ArenaFn>(dlsym(impl->handle, "banksim_module_arena"));
+  std::uintptr_t lo = 0;
+  std::uintptr_t hi = 0;
+  arena(&lo, &hi);
+  impl->layout.arena_lo = lo;
+  impl->layout.arena_size = static_cast<std::uint32_t>(hi - lo);
+  const std::vector<std::string> dyn_names = find_dynamic_shared(source);
+  for (const ElfSymbol& s : shared_section_symbols(read_file(so))) {
+    if (s.name.rfind("banksim_redzone_", 0) == 0 ||
+        s.name.find("banksim_redzone_") != std::string::npos) {
+      continue;
+    }
+    rt::SharedVar v;
+    v.offset = static_cast<std::uint32_t>(impl->load_base + s.value - lo);
+    v.size = static_cast<std::uint32_t>(s.size);
+    if (s.name == "banksim_dynamic_smem") {
+      v.dynamic = true;
+      std::string names;
+      for (const auto& n : dyn_names) names += (names.empty() ? "" : "/") + n;
+      v.name = names.empty() ? "dynamic shared memory" : names;
+      v.qualified = "extern __shared__ (dynamic shared memory)";
+    } else {
+      v.qualified = demangle(s.name.c_str());
+      v.name = short_var_name(v.qualified);
+    }
+    impl->layout.vars.push_back(v);
+  }
+  for (std::size_t i = 0; i < options.kernels.size(); ++i) {
+    using EntryFn = const KernelEntry* (*)();
+    auto fn = reinterpret_cast<EntryFn>(
+        dlsym(impl->handle, ("banksim_kernel_" + std::to_string(i)).c_str()));
+    impl->entries[options.kernels[i]] = fn();
+  }
+  impl->symbolizer = find_symbolizer();
+  note_host_layout(&impl->layout);
+  return Module(std::move(impl));
+}
+
+LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& config,
+                            std::vector<Arg> args) const {
+  const KernelEntry& e = entry(kernel);
+  const auto decl = std::find_if(impl_->declared.begin(), impl_->declared.end(),
+                                 [&](const KernelDecl& d) { return d.name == base_name(kernel); });
+  const std::string where = impl_->display + ":" + std::to_string(decl->line);
+  if (static_cast<int>(args.size()) != e.num_params) {
+    throw UsageError(fmt::format("kernel {} ({}) takes {} argument{} {}; {} given", kernel, where,
+                                 e.num_params, e.num_params == 1 ? "" : "s", decl->params,
+                                 args.size()));
+  }
+  for (int i = 0; i < e.num_params; ++i) {
+    const ParamInfo& p = e.params[i];
+    const Arg& a = args[static_cast<std::size_t>(i)];
+    if (p.kind == ParamKind::kPointer && !a.is_buffer()) {
+      throw UsageError(
+          fmt::format("argument {} of {} ({}) is a pointer: give a buffer", i + 1, kernel, where));
+    }
+    if (p.kind != ParamKind::kPointer && (a.is_buffer() || a.size() != p.size)) {
+      throw UsageError(
+          fmt::format("argument {} of {} ({}) is a {}-byte scalar; the value given "
+                      "is {}",
+                      i + 1, kernel, where, p.size,
+                      a.is_buffer() ? "a buffer" : std::to_string(a.size()) + " bytes"));
+    }
+  }
+  const dim3 b = config.block;
+  const dim3 g = config.grid;
+  if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0) {
+    throw UsageError("grid and block dimensions must be at least 1");
+  }
+  if (static_cast<unsigned long long>(b.x) * b.y * b.z > rt::kMaxThreadsPerBlock || b.z > 64) {
+    throw UsageError(
+        fmt::format("a block of {}x{}x{} threads is more than a GPU allows (1024 "
+                    "threads, z <= 64)",
+                    b.x, b.y, b.z));
+  }
+  if (config.dynamic_smem > rt::kMaxDynamicSmem) {
+    throw UsageError(fmt::format("{} bytes of dynamic shared memory is more than sm_90 allows ({})",
+                                 config.dynamic_smem, rt::kMaxDynamicSmem));
+  }
+  std::vector<void*> arg_ptrs;
+  for (Arg& a : args) arg_ptrs.push_back(a.storage());
+  arg_ptrs.push_back(nullptr);
+  rt::RunOptions ro{config.grid, config.block, config.dynamic_smem, config.timeout_s};
+  rt::RunResult raw = rt::run_kernel(impl_->layout, e, arg_ptrs.data(), ro);
+
+  // Source locations for every program counter seen.
+  std::vector<std::uint64_t> pcs;
+  for (const auto& s : raw.sites) pcs.push_back(s.pc);
+  for (const auto& p : raw.problems) {
+    pcs.push_back(p.pc);
+    pcs.push_back(p.other_pc);
+  }
+  impl_->symbolize(pcs);
+
+  LaunchReport report;
+  report.kernel = kernel;
+  report.config = config;
+  report.completed = raw.completed;
+  report.abort_reason = raw.abort_reason;
+  report.traced_shared_accesses = raw.traced_shared;
+  report.threads = raw.threads;
+  report.seconds = raw.seconds;
+  std::map<std::tuple<std::string, int, int, int>, std::size_t> by_line;
+  for (const rt::SiteStats& s : raw.sites) {
+    const auto& [file, line] = impl_->locations[s.pc];
+    const auto key = std::make_tuple(file, line, s.op == bankmodel::Op::kLoad ? 0 : 1, s.bytes);
+    auto it = by_line.find(key);
+    if (it == by_line.end()) {
+      it = by_line.emplace(key, report.lines.size()).first;
+      LineStats l;
+      l.file = file;
+      l.line = line;
+      l.source = file == impl_->display ? impl_->line_text(line) : "";
+      l.op = s.op;
+      l.bytes = s.bytes;
+      l.variable = s.var >= 0 ? impl_->layout.vars[static_cast<std::size_t>(s.var)].name : "";
+      report.lines.push_back(l);
+    }
+    LineStats& l = report.lines[it->second];
+    const bankmodel::Summary worst_now = bankmodel::count_wavefronts(l.worst);
+    l.requests += s.requests;
+    l.wavefronts += s.wavefronts;
+    l.ideal += s.ideal;
+    if (l.requests == s.requests || s.worst_excess > worst_now.excess()) l.worst = s.worst;
+  }
+  std::sort(report.lines.begin(), report.lines.end(), [](const LineStats& a, const LineStats& b) {
+    return std::tie(a.file, a.line, a.op, a.bytes) < std::tie(b.file, b.line, b.op, b.bytes);
+  });
+  for (const rt::RawProblem& p : raw.problems) {
+    Problem q;
+    q.kind = p.kind;
+    q.warning = p.warning;
+    std::tie(q.file, q.line) = impl_->locations[p.pc];
+    if (p.other_pc != 0) q.other_line = impl_->locations[p.other_pc].second;
+    q.variable = p.var >= 0 ? impl_->layout.vars[static_cast<std::size_t>(p.var)].name : "";
+    q.block = p.block;
+    q.thread = p.thread;
+    q.has_other_thread = p.has_other_thread;
+    q.other_thread = p.other_thread;
+    q.message = p.message;
+    q.count = p.count;
+    report.problems.push_back(q);
+  }
+  if (!raw.completed && raw.abort_reason.rfind("timeout", 0) == 0) {
+    Problem q;
+    q.kind = "timeout";
+    std::tie(q.file, q.line) = locate(rt::last_pc());
+    q.message = raw.abort_reason;
+    report.problems.push_back(q);
+  }
+  return report;
+}
+
+// ---- Reports --------------------------------------------------------------------------------
+
+std::string Problem::to_string() const {
+  std::string s =
+      fmt::format("{}:{}: {}{}: {}", file, line, warning ? "warning: " : "", kind, message);
+  s += fmt::format(" [block {}, thread {}", dim_string(block), dim_string(thread));
+  if (has_other_thread) s += fmt::format(", other thread {}", dim_string(other_thread));
+  if (other_line != 0) s += fmt::format(", other access at line {}", other_line);
+  if (count > 1) s += fmt::format(", {} times", count);
+  return s + "]";
+}
+
+std::size_t LaunchReport::error_count() const {
+  return static_cast<std::size_t>(
+      std::count_if(problems.begin(), problems.end(), [](const Problem& p) { return !p.warning; }));
+}
+
+std::vector<const LineStats*> LaunchReport::at_line(int line) const {
+  std::vector<const LineStats*> out;
+  for (const LineStats& l : lines) {
+    if (l.line == line) out.push_back(&l);
+  }
+  return out;
+}
+
+nlohmann::json LaunchReport::to_json() const {
+  nlohmann::json j;
+  j["kernel"] = kernel;
+  j["grid"] = {config.grid.x, config.grid.y, config.grid.z};
+  j["block"] = {config.block.x, config.block.y, config.block.z};
+  j["smem"] = config.dynamic_smem;
+  j["completed"] = completed;
+  j["abort_reason"] = abort_reason;
+  j["threads"] = threads;
+  j["traced_shared_accesses"] = traced_shared_accesses;
+  j["seconds"] = seconds;
+  j["sites"] = nlohmann::json::array();
+  for (const LineStats& l : lines) {
+    j["sites"].push_back({{"file", l.file},
+                          {"line", l.line},
+                          {"source", l.source},
+                          {"variable", l.variable},
+                          {"op", bankmodel::to_string(l.op)},
+                          {"bytes", l.bytes},
+                          {"requests", l.requests},
+                          {"wavefronts", l.wavefronts},
+                          {"ideal", l.ideal},
+                          {"wavefronts_per_request", l.wavefronts_per_request()},
+                          {"ways", l.ways()}});
+  }
+  j["issues"] = nlohmann::json::array();
+  for (const Problem& p : problems) {
+    nlohmann::json q = {{"kind", p.kind},
+                        {"severity", p.warning ? "warning" : "error"},
+                        {"file", p.file},
+                        {"line", p.line},
+                        {"message", p.message},
+                        {"variable", p.variable},
+                        {"block", {p.block.x, p.block.y, p.block.z}},
+                        {"thread", {p.thread.x, p.thread.y, p.thread.z}},
+                        {"count", p.count}};
+    if (p.other_line != 0) q["other_line"] = p.other_line;
+    if (p.has_other_thread) {
+      q["other_thread"] = {p.other_thread.x, p.other_thread.y, p.other_thread.z};
+    }
+    j["issues"].push_back(q);
+  }
+  return j;
+}
+
+std::string LaunchReport::table() const {
+  std::string out = fmt::format(
+      "banksim: {}<<<{}, {}{}>>> on the CPU: {} threads, {} shared accesses traced in {:.2f} s\n",
+      kernel, dim_string(config.grid), dim_string(config.block),
+      config.dynamic_smem != 0 ? ", " + std::to_string(config.dynamic_smem) : "", threads,
+      traced_shared_accesses, seconds);
+  if (lines.empty()) {
+    out += "no shared-memory access was traced\n";
+  } else {
+    out += fmt::format("{:>5}  {:<44} {:<5} {:>5} {:>9} {:>8} {:>6} {:>6}\n", "line", "source",
+                       "op", "bytes", "requests", "wf/req", "ideal", "k-way");
+    for (const LineStats& l : lines) {
+      std::string src = l.source.size() > 44 ? l.source.substr(0, 41) + "..." : l.source;
+      const bool conflict = l.wavefronts > l.ideal;
+      out +=
+          fmt::format("{:>5}  {:<44} {:<5} {:>5} {:>9} {:>8.2f} {:>6.2f} {:>6.2f}{}\n", l.line, src,
+                      bankmodel::to_string(l.op), l.bytes, l.requests, l.wavefronts_per_request(),
+                      l.ideal_per_request(), l.ways(), conflict ? "  <- conflict" : "");
+    }
+  }
+  if (!completed) out += "launch stopped early: " + abort_reason + "\n";
+  if (problems.empty()) {
+    out += "problems: none\n";
+  } else {
+    out += fmt::format("problems: {}\n", problems.size());
+    for (const Problem& p : problems) out += "  " + p.to_string() + "\n";
+  }
+  return out;
+}
+
+dim3 parse_dim3(const std::string& text, const std::string& what) {
+  static const std::regex dims(R"(\s*(\d+)\s*(?:[,x]\s*(\d+)\s*(?:[,x]\s*(\d+)\s*)?)?)");
+  std::smatch m;
+  if (!std::regex_match(text, m, dims)) {
+    throw UsageError(what + " '" + text + "' is not X[,Y[,Z]] (e.g. 32,8)");
+  }
+  auto v = [&](int i) { return m[i].matched ? static_cast<unsigned>(std::stoul(m[i].str())) : 1u; };
+  return dim3(v(1), v(2), v(3));
+}
+
+}  // namespace banksim
+
+// ---- Launches from the student's own host code (`kernel<<<g, b>>>(...)` in a .cu file) ------
+
+extern "C" void banksim_launch(const banksim::KernelEntry* entry, dim3 grid, dim3 block,
+                               std::size_t dynamic_smem, void** args) {
+  const banksim::rt::ModuleLayout* layout = banksim::g_last_layout;
+  if (layout == nullptr) {
+    std::fprintf(stderr, "banksim: a kernel launch from host code needs a loaded module\n");
+    return;
+  }
+  const banksim::rt::RunResult r =
+      banksim::rt::run_kernel(*layout, *entry, args, {grid, block, dynamic_smem, 5.0});
+  for (const auto& p : r.problems) {
+    std::fprintf(stderr, "banksim: %s in a launch from host code: %s\n", p.kind.c_str(),
+                 p.message.c_str());
+  }
+}
