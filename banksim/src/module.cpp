@@ -343,10 +343,10 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   tu +=
       "\n#line 1 \"<banksim stub>\"\n"
       "BANKSIM_REDZONE(__COUNTER__)\n"
-      "extern \"C\" __attribute__((section(\"banksim_shared\"), used, aligned(1024))) "
+      "extern \"C\" {\n__attribute__((section(\"banksim_shared\"), used, aligned(1024))) "
       "unsigned char banksim_dynamic_smem[" +
       std::to_string(rt::kMaxDynamicSmem) +
-      "];\n"
+      "];\n}\n"
       "BANKSIM_REDZONE(__COUNTER__)\n"
       "extern \"C\" char __start_banksim_shared[];\n"
       "extern \"C\" char __stop_banksim_shared[];\n"
@@ -558,6 +558,12 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
     return std::tie(a.file, a.line, a.op, a.bytes) < std::tie(b.file, b.line, b.op, b.bytes);
   });
   for (const rt::RawProblem& p : raw.problems) {
+    // Two threads "at different barriers" whose barriers are on one source line are at one
+    // __syncthreads() that the compiler duplicated into both sides of a branch: not a problem.
+    if (p.kind == "barrier_divergence" && p.other_pc != 0 &&
+        impl_->locations[p.pc] == impl_->locations[p.other_pc]) {
+      continue;
+    }
     Problem q;
     q.kind = p.kind;
     q.warning = p.warning;

@@ -349,7 +349,7 @@ void Launch::run_block(uint3 block) {
   for (;;) {
     for (unsigned w = 0; w < num_warps_ && result_.completed; ++w) {
       run_warp(w);
-      flush_warp(w);
+      if (result_.completed) flush_warp(w);  // after an abort the traces are incomplete
     }
     if (!result_.completed) break;
     unsigned done = 0;
@@ -677,8 +677,9 @@ void Launch::shared_access(std::uint32_t offset, std::uint32_t size, Op op, std:
     }
   }
   if (t->trace.size() >= kMaxTracePerThread) {
-    request_abort("a thread made more than " + std::to_string(kMaxTracePerThread) +
-                  " shared-memory accesses between two barriers: an infinite loop?");
+    // A runaway loop, stopped before its trace exhausts memory; reported like a timeout.
+    request_abort("timeout: a thread made more than " + std::to_string(kMaxTracePerThread) +
+                  " shared-memory accesses between two barriers (an infinite loop?)");
   }
   t->trace.push_back(Access{pc, offset, static_cast<std::uint8_t>(size),
                             static_cast<std::uint8_t>(store ? 1 : 0), sub});

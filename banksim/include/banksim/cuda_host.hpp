@@ -105,6 +105,9 @@ __attribute__((always_inline)) inline int __syncthreads_or(int p) {
 __attribute__((always_inline)) inline void __syncwarp(unsigned mask = 0xffffffffu) {
   banksim_syncwarp(mask);
 }
+[[noreturn]] inline void __trap() {
+  __builtin_trap();
+}
 inline void __threadfence_block() {}
 inline void __threadfence() {}
 

@@ -1,0 +1,102 @@
+// Corpus: kernels with the bugs banksim must report. Each faulty line carries a marker.
+
+// Missing __syncthreads between the write and the neighbour's read: a race.
+__global__ void race_missing_sync(float* out, const float* in) {
+  __shared__ float s[64];
+  const int t = threadIdx.x;
+  s[t] = in[t];              // @race_write
+  out[t] = s[(t + 1) % 64];  // @race_read
+}
+
+// Every thread writes its own id to one word: different values, a race.
+__global__ void race_same_word(int* out) {
+  __shared__ int flag;
+  flag = threadIdx.x;  // @waw_write
+  __syncthreads();
+  out[threadIdx.x] = flag;
+}
+
+// Every thread writes the same value to one word: benign, a warning at most.
+__global__ void same_value_write(int* out) {
+  __shared__ int flag;
+  flag = 1;  // @same_value
+  __syncthreads();
+  out[threadIdx.x] = flag;
+}
+
+// Off by one: thread 31 writes s[32] of a 32-float array.
+__global__ void oob_shared_write(float* out) {
+  __shared__ float s[32];
+  const int t = threadIdx.x;
+  s[t + 1] = 1.0f;  // @oob_write
+  __syncthreads();
+  out[t] = s[t];
+}
+
+// Writes a whole row past the end of `first`, towards `second`.
+__global__ void oob_into_next(float* out) {
+  __shared__ float first[32];
+  __shared__ float second[32];
+  const int t = threadIdx.x;
+  second[t] = 0.0f;
+  first[t + 32] = 1.0f;  // @oob_next
+  __syncthreads();
+  out[t] = second[t];
+}
+
+// Dynamic shared memory indexed past the launch's size.
+__global__ void oob_dynamic(float* out, int n) {
+  extern __shared__ float dyn[];
+  const int t = threadIdx.x;
+  dyn[t] = 1.0f;  // @oob_dynamic (launched with n * 4 bytes for n < blockDim.x)
+  __syncthreads();
+  if (t < n) out[t] = dyn[t];
+}
+
+// Reads shared memory nobody wrote.
+__global__ void uninitialized(float* out) {
+  __shared__ float s[32];
+  out[threadIdx.x] = s[threadIdx.x];  // @uninit
+}
+
+// The classic early return before a barrier.
+__global__ void early_return(float* out, int n) {
+  __shared__ float s[64];
+  const int t = threadIdx.x;
+  if (t >= n) return;
+  s[t] = 1.0f;
+  __syncthreads();  // @divergent_barrier
+  out[t] = s[n - 1 - t];
+}
+
+// Global memory past the end of the output buffer (give it blockDim.x elements).
+__global__ void oob_global(float* out) {
+  out[threadIdx.x + 1] = 1.0f;  // @oob_global
+}
+
+// Writes through the pointer it is given (give it nullptr).
+__global__ void wild_pointer(float* out) {
+  out[threadIdx.x] = 1.0f;  // @wild
+}
+
+// Spins on a shared flag nobody sets: stopped by the timeout.
+__global__ void spin_on_shared(int* out) {
+  __shared__ volatile int flag;
+  if (threadIdx.x == 0) flag = 0;
+  __syncthreads();
+  while (flag == 0) {  // @spin
+  }
+  out[threadIdx.x] = flag;
+}
+
+// Spins without touching memory: only the hard timeout can stop it.
+__global__ void spin_registers(int* out) {
+  for (;;) asm volatile("");  // @spin_hard
+  out[threadIdx.x] = 0;
+}
+
+// Crashes the process.
+__global__ void crash(int* out) {
+  if (threadIdx.x == 3) __trap();  // @crash
+  out[threadIdx.x] = 0;
+}

@@ -1,0 +1,487 @@
+// banksim on the corpus of real .cu kernels (tests/corpus/): the worked examples of
+// spec/bank-rules.md, the stride sweep, transposes, GEMM, reductions, CUDA features, and every
+// kind of problem. Lines under test are found by their "// @marker" comments.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "banksim/banksim.hpp"
+
+using banksim::Arg;
+using banksim::DeviceBuffer;
+using banksim::LaunchReport;
+using banksim::Module;
+
+namespace {
+
+std::string corpus(const std::string& name) {
+  return "tests/corpus/" + name;
+}
+
+/// The line of `file` that carries "// @name" (followed by a space, ':' or the line's end).
+int marker(const std::string& file, const std::string& name) {
+  std::ifstream in(file);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    const auto pos = line.find("@" + name);
+    if (pos == std::string::npos) continue;
+    const auto end = pos + 1 + name.size();
+    if (end == line.size() || line[end] == ' ' || line[end] == ':') return n;
+  }
+  FAIL("marker @" << name << " not found in " << file);
+  return 0;
+}
+
+/// Modules compiled once per test process, with every kernel the tests use.
+Module& module(const std::string& file) {
+  static const std::map<std::string, std::vector<std::string>> kernels = {
+      {"bank_rules.cu",
+       {"float_stride", "swizzle_read", "broadcast_read", "char_read", "short_stride",
+        "double_read", "double_column_store", "float4_patterns"}},
+      {"column_read.cu", {"column_read_naive", "column_read_padded"}},
+      {"transpose.cu",
+       {"transpose_naive_tile", "transpose_padded", "transpose_swizzled", "transpose_tile<0>",
+        "transpose_tile<1>", "transpose_padded_32x32"}},
+      {"gemm.cu", {"gemm_abt<0>", "gemm_abt<1>"}},
+      {"reduction.cu", {"reduce_interleaved", "reduce_sequential", "reduce_shuffle"}},
+      {"features.cu", {"reverse_dynamic", "two_arrays", "block3d", "histogram", "warp_exchange"}},
+      {"problems.cu",
+       {"race_missing_sync", "race_same_word", "same_value_write", "oob_shared_write",
+        "oob_into_next", "oob_dynamic", "uninitialized", "early_return", "oob_global",
+        "wild_pointer", "spin_on_shared"}},
+  };
+  static std::map<std::string, Module> modules;
+  auto it = modules.find(file);
+  if (it == modules.end()) {
+    banksim::CompileOptions options;
+    options.kernels = kernels.at(file);
+    it = modules.emplace(file, Module::compile(corpus(file), options)).first;
+  }
+  return it->second;
+}
+
+/// The stats of `line` for `op` (exactly one must exist).
+const banksim::LineStats& stats(const LaunchReport& r, int line, bankmodel::Op op) {
+  for (const auto* l : r.at_line(line)) {
+    if (l->op == op) return *l;
+  }
+  FAIL("no " << bankmodel::to_string(op) << " traced at line " << line << "\n" << r.table());
+  throw std::logic_error("unreachable");
+}
+
+/// Wavefronts and ideal per request of the access at marker `name`.
+std::pair<double, double> per_request(const LaunchReport& r, const std::string& file,
+                                      const std::string& name, bankmodel::Op op) {
+  const auto& s = stats(r, marker(corpus(file), name), op);
+  return {s.wavefronts_per_request(), s.ideal_per_request()};
+}
+
+std::vector<float> random_floats(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+DeviceBuffer upload(const std::vector<float>& v) {
+  DeviceBuffer b(v.size() * sizeof(float));
+  std::copy(v.begin(), v.end(), b.as<float>());
+  return b;
+}
+
+constexpr auto kLoad = bankmodel::Op::kLoad;
+constexpr auto kStore = bankmodel::Op::kStore;
+
+LaunchReport run_warp(const std::string& file, const std::string& kernel, std::vector<Arg> args) {
+  return module(file).launch(kernel, {dim3(1), dim3(32), 0, 10.0}, std::move(args));
+}
+
+}  // namespace
+
+// ---- Worked examples of bank-rules.md, through real source -------------------------------------
+
+TEST_CASE("corpus: 4-byte stride sweep s = 1..33 gives gcd(s, 32) wavefronts",
+          "[banksim][example]") {
+  DeviceBuffer out(32 * sizeof(float));
+  for (int s = 1; s <= 33; ++s) {
+    INFO("stride " << s);
+    const LaunchReport r = run_warp("bank_rules.cu", "float_stride", {out, Arg::scalar(s)});
+    const auto [wf, ideal] = per_request(r, "bank_rules.cu", "float_stride", kLoad);
+    CHECK(wf == (s == 33 ? 1 : std::gcd(s, 32)));
+    CHECK(ideal == 1);
+    CHECK(r.problems.empty());
+    for (int t = 0; t < 32; ++t) CHECK(out.as<float>()[t] == static_cast<float>(t * s));
+  }
+}
+
+TEST_CASE("corpus: column read of float tile[32][32] is 32/1, tile[32][33] is 1/1",
+          "[banksim][example]") {
+  DeviceBuffer out(1024 * sizeof(float));
+  const auto naive = module("column_read.cu").launch("column_read_naive", {1, {32, 32}}, {out});
+  const auto padded = module("column_read.cu").launch("column_read_padded", {1, {32, 32}}, {out});
+  CHECK(stats(naive, 9, kLoad).wavefronts_per_request() == 32);
+  CHECK(stats(naive, 7, kStore).wavefronts_per_request() == 1);
+  CHECK(stats(padded, 17, kLoad).wavefronts_per_request() == 1);
+  CHECK(stats(naive, 9, kLoad).variable == "tile");
+  CHECK(stats(naive, 9, kLoad).source ==
+        "out[ty * kTile + tx] = tile[tx][ty];  // lane tx reads "
+        "word 32*tx+ty: all in bank ty, 32-way");
+  CHECK(naive.problems.empty());
+  for (int i = 0; i < 1024; ++i) {
+    CHECK(out.as<float>()[i] == static_cast<float>((i % 32) * 32 + i / 32));
+  }
+}
+
+TEST_CASE("corpus: XOR-swizzled tile is conflict-free by row and by column", "[banksim][example]") {
+  DeviceBuffer out(32 * sizeof(float));
+  for (int fixed : {0, 5, 31}) {
+    const auto r = run_warp("bank_rules.cu", "swizzle_read", {out, Arg::scalar(fixed)});
+    CHECK(per_request(r, "bank_rules.cu", "swz_column", kLoad) == std::make_pair(1.0, 1.0));
+    CHECK(per_request(r, "bank_rules.cu", "swz_row", kLoad) == std::make_pair(1.0, 1.0));
+    CHECK(per_request(r, "bank_rules.cu", "swz_store", kStore) == std::make_pair(1.0, 1.0));
+    CHECK(r.problems.empty());
+    for (int t = 0; t < 32; ++t) {
+      CHECK(out.as<float>()[t] == static_cast<float>(t * 32 + fixed + fixed * 32 + t));
+    }
+  }
+}
+
+TEST_CASE("corpus: broadcast, char and short examples", "[banksim][example]") {
+  DeviceBuffer out(32 * sizeof(double));
+  auto r = run_warp("bank_rules.cu", "broadcast_read", {out});
+  CHECK(per_request(r, "bank_rules.cu", "broadcast", kLoad) == std::make_pair(1.0, 1.0));
+  r = run_warp("bank_rules.cu", "char_read", {out});
+  CHECK(per_request(r, "bank_rules.cu", "char", kLoad) == std::make_pair(1.0, 1.0));
+  CHECK(stats(r, marker(corpus("bank_rules.cu"), "char"), kLoad).bytes == 1);
+  r = run_warp("bank_rules.cu", "short_stride", {out});
+  CHECK(per_request(r, "bank_rules.cu", "short", kLoad) == std::make_pair(16.0, 1.0));
+  CHECK(r.problems.empty());
+}
+
+TEST_CASE("corpus: 8-byte examples: double s[lane] 2/2, column store of double[32][32] 32/2",
+          "[banksim][example]") {
+  DeviceBuffer out(32 * sizeof(double));
+  auto r = run_warp("bank_rules.cu", "double_read", {out});
+  CHECK(per_request(r, "bank_rules.cu", "double_read", kLoad) == std::make_pair(2.0, 2.0));
+  CHECK(stats(r, marker(corpus("bank_rules.cu"), "double_read"), kLoad).bytes == 8);
+  r = run_warp("bank_rules.cu", "double_column_store", {out, Arg::scalar(3)});
+  CHECK(per_request(r, "bank_rules.cu", "double_column", kStore) == std::make_pair(32.0, 2.0));
+  CHECK(r.problems.empty());
+}
+
+TEST_CASE("corpus: 16-byte examples including the load pairing exception", "[banksim][example]") {
+  DeviceBuffer out(32 * sizeof(float));
+  const std::pair<double, double> expected[] = {{4, 4}, {32, 4}, {2, 2}, {2, 2}, {8, 4}, {4, 4}};
+  for (int pattern = 0; pattern < 6; ++pattern) {
+    INFO("pattern " << pattern);
+    const auto r = run_warp("bank_rules.cu", "float4_patterns", {out, Arg::scalar(pattern)});
+    CHECK(per_request(r, "bank_rules.cu", "float4", kLoad) == expected[pattern]);
+    CHECK(stats(r, marker(corpus("bank_rules.cu"), "float4"), kLoad).bytes == 16);
+    CHECK(r.problems.empty());
+  }
+}
+
+// ---- Transposes, GEMM, reductions --------------------------------------------------------------
+
+TEST_CASE("corpus: transposes are correct and load 32 / 1 / 1 wavefronts per request",
+          "[banksim]") {
+  for (int n : {64, 70}) {
+    INFO("n = " << n);
+    const auto input = random_floats(static_cast<std::size_t>(n) * n, 7);
+    DeviceBuffer in = upload(input);
+    const unsigned tiles = (static_cast<unsigned>(n) + 31) / 32;
+    const struct {
+      const char* kernel;
+      const char* marker;
+      double wavefronts;
+    } cases[] = {{"transpose_naive_tile", "naive_load", 32},
+                 {"transpose_padded", "padded_load", 1},
+                 {"transpose_swizzled", "swizzled_load", 1},
+                 {"transpose_tile<0>", "template_load", 32},
+                 {"transpose_tile<1>", "template_load", 1}};
+    for (const auto& c : cases) {
+      INFO(c.kernel);
+      DeviceBuffer out(static_cast<std::size_t>(n) * n * sizeof(float));
+      std::fill(out.as<float>(), out.as<float>() + n * n, NAN);  // poison
+      const auto r = module("transpose.cu")
+                         .launch(c.kernel, {{tiles, tiles}, {32, 8}}, {out, in, Arg::scalar(n)});
+      const auto& load = stats(r, marker(corpus("transpose.cu"), c.marker), kLoad);
+      if (n == 64) CHECK(load.wavefronts_per_request() == c.wavefronts);
+      CHECK(r.problems.empty());
+      int wrong = 0;
+      for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) wrong += out.as<float>()[j * n + i] != input[i * n + j];
+      }
+      CHECK(wrong == 0);
+    }
+  }
+}
+
+TEST_CASE("corpus: tiled GEMM A*B^T is correct; unpadded B tile is 32-way, padded 1-way",
+          "[banksim]") {
+  const int m = 40, n = 36, k = 70;
+  const auto a = random_floats(m * k, 1);
+  const auto b = random_floats(n * k, 2);
+  DeviceBuffer da = upload(a);
+  DeviceBuffer db = upload(b);
+  for (const char* kernel : {"gemm_abt<0>", "gemm_abt<1>"}) {
+    INFO(kernel);
+    DeviceBuffer c(m * n * sizeof(float));
+    const auto r = module("gemm.cu").launch(
+        kernel, {{2, 2}, {32, 32}}, {c, da, db, Arg::scalar(m), Arg::scalar(n), Arg::scalar(k)});
+    CHECK(r.problems.empty());
+    double max_err = 0;
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        double ref = 0;
+        for (int kk = 0; kk < k; ++kk) ref += static_cast<double>(a[i * k + kk]) * b[j * k + kk];
+        max_err = std::max(max_err, std::abs(ref - c.as<float>()[i * n + j]));
+      }
+    }
+    CHECK(max_err < 1e-4);
+    // The inner line reads as[ty][kk] (a broadcast, 1) and bs[tx][kk] (32 or 1): per request the
+    // average over both is 16.5 unpadded and 1 padded.
+    const auto& inner = stats(r, marker(corpus("gemm.cu"), "gemm_inner"), kLoad);
+    CHECK(inner.wavefronts_per_request() == (std::string(kernel) == "gemm_abt<0>" ? 16.5 : 1.0));
+  }
+}
+
+TEST_CASE("corpus: reductions: interleaved addressing conflicts, sequential does not",
+          "[banksim]") {
+  const auto input = random_floats(4 * 256, 3);
+  DeviceBuffer in = upload(input);
+  DeviceBuffer out(4 * sizeof(float));
+  for (const char* kernel : {"reduce_interleaved", "reduce_sequential", "reduce_shuffle"}) {
+    INFO(kernel);
+    const auto r = module("reduction.cu").launch(kernel, {4, 256}, {out, in});
+    CHECK(r.problems.empty());
+    for (int blk = 0; blk < 4; ++blk) {
+      double ref = 0;
+      for (int i = 0; i < 256; ++i) ref += input[blk * 256 + i];
+      CHECK(std::abs(ref - out.as<float>()[blk]) < 1e-4);
+    }
+  }
+  const auto inter = module("reduction.cu").launch("reduce_interleaved", {4, 256}, {out, in});
+  const auto seq = module("reduction.cu").launch("reduce_sequential", {4, 256}, {out, in});
+  CHECK(stats(inter, marker(corpus("reduction.cu"), "interleaved"), kLoad).ways() > 2.0);
+  CHECK(stats(seq, marker(corpus("reduction.cu"), "sequential"), kLoad).ways() == 1.0);
+  CHECK(stats(seq, marker(corpus("reduction.cu"), "sequential"), kStore).ways() == 1.0);
+}
+
+// ---- CUDA features ---------------------------------------------------------------------------
+
+TEST_CASE("corpus: dynamic shared memory", "[banksim][feature]") {
+  const int n = 50;
+  const auto input = random_floats(n, 4);
+  DeviceBuffer in = upload(input);
+  DeviceBuffer out(n * sizeof(float));
+  const auto r =
+      module("features.cu")
+          .launch("reverse_dynamic", {1, 64, n * sizeof(float)}, {out, in, Arg::scalar(n)});
+  CHECK(r.problems.empty());
+  for (int i = 0; i < n; ++i) CHECK(out.as<float>()[i] == input[n - 1 - i]);
+  const auto& load = stats(r, marker(corpus("features.cu"), "dyn_load"), kLoad);
+  CHECK(load.variable == "buf");
+  CHECK(load.wavefronts_per_request() == 1);
+}
+
+TEST_CASE("corpus: two shared arrays are told apart", "[banksim][feature]") {
+  DeviceBuffer out(64 * sizeof(float));
+  const auto r = module("features.cu").launch("two_arrays", {1, 64}, {out});
+  CHECK(r.problems.empty());
+  CHECK(stats(r, marker(corpus("features.cu"), "alpha_store"), kStore).variable == "alpha");
+  CHECK(stats(r, marker(corpus("features.cu"), "beta_store"), kStore).variable == "beta");
+  // beta[(2t) % 64]: stride 2 words -> 2-way; alpha[63 - t] reversed -> 1-way; the line averages.
+  CHECK(stats(r, marker(corpus("features.cu"), "two_loads"), kLoad).ways() == 1.5);
+  for (int t = 0; t < 64; ++t) {
+    CHECK(out.as<float>()[t] == static_cast<float>(63 - t + (t * 2) % 64 * 2));
+  }
+}
+
+TEST_CASE("corpus: a 3-D block maps threads to lanes by linear id", "[banksim][feature]") {
+  DeviceBuffer out(64 * sizeof(float));
+  const auto r = module("features.cu").launch("block3d", {1, {8, 4, 2}}, {out});
+  CHECK(r.problems.empty());
+  CHECK(per_request(r, "features.cu", "block3d_store", kStore) == std::make_pair(4.0, 1.0));
+  for (int i = 0; i < 64; ++i) CHECK(out.as<float>()[i] == static_cast<float>(i));
+}
+
+TEST_CASE("corpus: shared atomics do not race; __syncwarp orders lanes", "[banksim][feature]") {
+  const int n = 1000;
+  DeviceBuffer values(n * sizeof(int));
+  for (int i = 0; i < n; ++i) values.as<int>()[i] = i * 7;
+  DeviceBuffer bins(16 * sizeof(int));
+  auto r = module("features.cu").launch("histogram", {1, 128}, {bins, values, Arg::scalar(n)});
+  CHECK(r.problems.empty());
+  std::vector<int> ref(16, 0);
+  for (int i = 0; i < n; ++i) ++ref[(i * 7) % 16];
+  for (int b = 0; b < 16; ++b) CHECK(bins.as<int>()[b] == ref[b]);
+  DeviceBuffer out(32 * sizeof(float));
+  r = module("features.cu").launch("warp_exchange", {1, 32}, {out});
+  CHECK(r.problems.empty());
+  for (int t = 0; t < 32; ++t) CHECK(out.as<float>()[t] == static_cast<float>(31 - t));
+}
+
+// ---- Problems ----------------------------------------------------------------------------------
+
+namespace {
+
+const banksim::Problem* find_problem(const LaunchReport& r, const std::string& kind) {
+  for (const auto& p : r.problems) {
+    if (p.kind == kind) return &p;
+  }
+  return nullptr;
+}
+
+int line_of(const std::string& name) {
+  return marker(corpus("problems.cu"), name);
+}
+
+}  // namespace
+
+TEST_CASE("problem: a missing __syncthreads is a race, with both lines", "[banksim][problem]") {
+  const auto in = upload(random_floats(64, 5));
+  DeviceBuffer out(64 * sizeof(float));
+  const auto r = module("problems.cu").launch("race_missing_sync", {1, 64}, {out, in});
+  const auto* p = find_problem(r, "race");
+  REQUIRE(p != nullptr);
+  // Threads run one after another, so the read of thread t may come before the write of
+  // thread t+1: either line may be the one reported first; both must be named.
+  CHECK(std::minmax(p->line, p->other_line) ==
+        std::minmax(line_of("race_read"), line_of("race_write")));
+  CHECK(p->variable == "s");
+  CHECK(p->has_other_thread);
+  CHECK(p->file == corpus("problems.cu"));
+  CHECK(p->to_string().find("problems.cu:" + std::to_string(p->line)) != std::string::npos);
+  CHECK(p->to_string().find("other access at line " + std::to_string(p->other_line)) !=
+        std::string::npos);
+}
+
+TEST_CASE("problem: different values written by many threads race; same value only warns",
+          "[banksim][problem]") {
+  DeviceBuffer out(64 * sizeof(int));
+  auto r = module("problems.cu").launch("race_same_word", {1, 64}, {out});
+  const auto* p = find_problem(r, "race");
+  REQUIRE(p != nullptr);
+  CHECK(p->line == line_of("waw_write"));
+  CHECK(p->variable == "flag");
+  r = module("problems.cu").launch("same_value_write", {1, 64}, {out});
+  CHECK(r.error_count() == 0);
+  const auto* w = find_problem(r, "same_value_write");
+  REQUIRE(w != nullptr);
+  CHECK(w->warning);
+  CHECK(w->line == line_of("same_value"));
+}
+
+TEST_CASE(
+    "problem: out-of-bounds shared writes: past the end, into the next array, past the "
+    "dynamic size",
+    "[banksim][problem]") {
+  DeviceBuffer out(64 * sizeof(float));
+  auto r = module("problems.cu").launch("oob_shared_write", {1, 32}, {out});
+  auto* p = find_problem(r, "out_of_bounds");
+  REQUIRE(p != nullptr);
+  CHECK(p->line == line_of("oob_write"));
+  CHECK(p->thread.x == 31);
+  CHECK(p->message.find("past the end of `s` (128 bytes)") != std::string::npos);
+
+  r = module("problems.cu").launch("oob_into_next", {1, 32}, {out});
+  p = find_problem(r, "out_of_bounds");
+  REQUIRE(p != nullptr);
+  CHECK(p->line == line_of("oob_next"));
+  CHECK(p->message.find("`first`") != std::string::npos);
+
+  r = module("problems.cu")
+          .launch("oob_dynamic", {1, 32, 16 * sizeof(float)}, {out, Arg::scalar(16)});
+  p = find_problem(r, "out_of_bounds");
+  REQUIRE(p != nullptr);
+  CHECK(p->line == line_of("oob_dynamic"));
+  CHECK(p->thread.x == 16);
+  CHECK(p->message.find("dynamic shared memory") != std::string::npos);
+}
+
+TEST_CASE("problem: uninitialised shared read", "[banksim][problem]") {
+  DeviceBuffer out(32 * sizeof(float));
+  const auto r = module("problems.cu").launch("uninitialized", {1, 32}, {out});
+  const auto* p = find_problem(r, "uninitialized_read");
+  REQUIRE(p != nullptr);
+  CHECK(p->line == line_of("uninit"));
+  CHECK(p->variable == "s");
+}
+
+TEST_CASE("problem: a barrier after an early return is divergent", "[banksim][problem]") {
+  DeviceBuffer out(64 * sizeof(float));
+  const auto r = module("problems.cu").launch("early_return", {1, 64}, {out, Arg::scalar(40)});
+  const auto* p = find_problem(r, "barrier_divergence");
+  REQUIRE(p != nullptr);
+  CHECK(p->line == line_of("divergent_barrier"));
+  CHECK(p->message.find("reached by 40 of 64 threads") != std::string::npos);
+  // With every thread in range the same kernel is fine.
+  const auto ok = module("problems.cu").launch("early_return", {1, 64}, {out, Arg::scalar(64)});
+  CHECK(ok.problems.empty());
+}
+
+TEST_CASE("problem: global out-of-bounds and wild pointers are reported, not crashes",
+          "[banksim][problem]") {
+  DeviceBuffer out(32 * sizeof(float));
+  auto r = module("problems.cu").launch("oob_global", {1, 32}, {out});
+  auto* p = find_problem(r, "out_of_bounds");
+  REQUIRE(p != nullptr);
+  CHECK(p->line == line_of("oob_global"));
+  CHECK(p->thread.x == 31);
+  CHECK(r.completed);
+  r = module("problems.cu").launch("wild_pointer", {1, 32}, {Arg::pointer(nullptr)});
+  p = find_problem(r, "out_of_bounds");
+  REQUIRE(p != nullptr);
+  CHECK(p->line == line_of("wild"));
+  CHECK_FALSE(r.completed);
+}
+
+TEST_CASE("problem: a kernel spinning on shared memory is stopped by the timeout",
+          "[banksim][problem]") {
+  DeviceBuffer out(32 * sizeof(int));
+  const auto r = module("problems.cu").launch("spin_on_shared", {1, 32, 0, 0.5}, {out});
+  CHECK_FALSE(r.completed);
+  const auto* p = find_problem(r, "timeout");
+  REQUIRE(p != nullptr);
+  CHECK(p->line == line_of("spin"));
+}
+
+// ---- Usage errors --------------------------------------------------------------------------
+
+TEST_CASE("usage: unknown kernel, wrong arguments, bad launch, compile error", "[banksim][usage]") {
+  using Catch::Matchers::Contains;
+  banksim::CompileOptions options;
+  options.kernels = {"no_such_kernel"};
+  CHECK_THROWS_WITH(Module::compile(corpus("column_read.cu"), options),
+                    Contains("kernel 'no_such_kernel' not found in tests/corpus/column_read.cu") &&
+                        Contains("column_read_naive (line 4)"));
+  options.kernels = {"transpose_tile"};
+  CHECK_THROWS_WITH(Module::compile(corpus("transpose.cu"), options),
+                    Contains("is a template") && Contains("transpose_tile<32>"));
+  DeviceBuffer out(1024 * sizeof(float));
+  CHECK_THROWS_WITH(module("column_read.cu").launch("column_read_naive", {1, {32, 32}}, {}),
+                    Contains("takes 1 argument (float* out); 0 given"));
+  CHECK_THROWS_WITH(module("column_read.cu").launch("column_read_naive", {1, {64, 32}}, {out}),
+                    Contains("more than a GPU allows"));
+  CHECK_THROWS_WITH(module("column_read.cu").launch("column_read_naive", {1, 32}, {Arg::scalar(3)}),
+                    Contains("is a pointer"));
+  options.kernels = {"broken"};
+  try {
+    Module::compile(corpus("compile_error.nocompile.cu"), options);
+    FAIL("a broken file compiled");
+  } catch (const banksim::CompileError& e) {
+    CHECK_THAT(e.what(), Contains("tests/corpus/compile_error.nocompile.cu:6: error:") &&
+                             Contains("undeclared identifier 'tyle'"));
+  }
+  CHECK_THROWS_AS(banksim::parse_dim3("32,x", "--block"), banksim::UsageError);
+  CHECK(banksim::parse_dim3("32,8", "--block").y == 8);
+}
