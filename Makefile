@@ -1,6 +1,7 @@
 # Thin wrapper over CMake/CTest. Targets:
 #   make test            build everything and run the whole test suite (CTest)
 #   make build           configure + build only
+#   make bench           run the Google Benchmark programs (JSON in build/bench/)
 #   make lint            clang-tidy over the C++ sources
 #   make format          reformat the sources with clang-format
 # Variables: BUILD_DIR (default build), JOBS (parallel build/test jobs).
@@ -8,7 +9,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build test lint format clean deps-test deps-build deps-grade deps-docs deps-bench
+.PHONY: all build test bench lint format clean deps-test deps-build deps-grade deps-docs deps-bench
 
 all: build
 
@@ -25,6 +26,12 @@ build: deps-build $(BUILD_DIR)/build.ninja
 test: deps-test $(BUILD_DIR)/build.ninja
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+bench: deps-bench $(BUILD_DIR)/build.ninja
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target bench_banksim
+	@mkdir -p $(BUILD_DIR)/bench
+	@$(BUILD_DIR)/bin/bench_banksim --benchmark_out=$(BUILD_DIR)/bench/banksim.json \
+	  --benchmark_out_format=json $(BENCH_FLAGS)
 
 lint: build
 	@git ls-files '*.cpp' | grep -v '^tests/corpus/' | xargs clang-tidy -p $(BUILD_DIR) --quiet

@@ -117,7 +117,7 @@ Request::Request(Op op, int width_bytes) : op_(op), width_(width_bytes) {
 
 void Request::set_lane(int lane, std::uint64_t byte_offset) {
   check_lane(lane);
-  if (byte_offset % static_cast<std::uint64_t>(width_) != 0) {
+  if ((byte_offset & static_cast<std::uint64_t>(width_ - 1)) != 0) {  // width: a power of 2
     throw InvalidRequest("lane " + std::to_string(lane) + ": offset " +
                          std::to_string(byte_offset) + " is not aligned to the " +
                          std::to_string(width_) +

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <boost/context/fiber.hpp>
 #include <chrono>
@@ -131,6 +132,13 @@ struct Access {
   std::uint16_t sub;
 };
 
+// Trace buffers, one per lane: a warp runs to its barrier and is flushed before the next warp
+// runs, so lanes of different warps can share them; kept across launches to avoid page faults.
+std::array<std::vector<Access>, bankmodel::kWarpSize>& lane_traces() {
+  static std::array<std::vector<Access>, bankmodel::kWarpSize> traces;
+  return traces;
+}
+
 enum class State : std::uint8_t { kRunnable, kAtBarrier, kAtWarpSync, kDone };
 
 struct Thread {
@@ -142,7 +150,7 @@ struct Thread {
   std::uint8_t lane = 0;
   State state = State::kRunnable;
   std::uint64_t barrier_pc = 0;
-  std::vector<Access> trace;
+  std::vector<Access>* trace = nullptr;  // its lane's buffer (lane_traces())
   // Warp rendezvous (__syncwarp, shuffles, ballots).
   unsigned x_mask = 0;
   unsigned long long x_value = 0;
@@ -152,18 +160,19 @@ struct Thread {
   std::uint64_t x_pc = 0;
 };
 
-// Shadow of one byte of shared memory.
+// Shadow of one byte of shared memory (24 bytes). Intervals are numbered across the whole launch,
+// so a write from an earlier block is simply an interval before the block's first one.
 struct Shadow {
-  std::uint32_t w_block = 0;  // block serial of the last write (0 = never)
-  std::uint32_t w_interval = 0;
-  std::uint32_t r_interval = 0;
+  std::uint32_t w_interval = 0;  // barrier interval of the last write (0 = never)
+  std::uint32_t r_interval = 0;  // barrier interval of the last read
+  std::uint32_t w_pc = 0;        // program counters, relative to the module's arena base
+  std::uint32_t r_pc = 0;
   std::uint16_t w_thread = kNoThread;
   std::uint16_t r_thread = kNoThread;
-  std::uint16_t w_wepoch = 0;
+  std::uint16_t w_wepoch = 0;  // the writer's warp epoch (__syncwarp count)
   std::uint16_t r_wepoch = 0;
-  std::uint64_t w_pc = 0;
-  std::uint64_t r_pc = 0;
 };
+static_assert(sizeof(Shadow) == 24, "keep the shadow small: it is touched on every access");
 
 struct PendingWrite {
   bool active = false;
@@ -227,6 +236,12 @@ class Launch {
   void flush_warp(unsigned warp);
   void add_request(const Access* const* lane_access, const bankmodel::Request& request);
   void resolve_pending();
+  bool separated_by_syncwarp(std::uint16_t other, std::uint16_t other_epoch) const;
+  void uninitialized(std::uint32_t offset, std::uint64_t pc, int var);
+  void read_after_write(const Shadow& s, std::uint64_t pc, int var);
+  void write_after_read(const Shadow& s, std::uint64_t pc, int var);
+  void write_after_write(const Shadow& s, std::uint32_t offset, std::uint32_t size,
+                         std::uint64_t pc);
   void report(const std::string& kind, bool warning, std::uint64_t pc, std::uint64_t other_pc,
               const Thread* t, std::uint16_t other_thread, int var, const std::string& message);
   uint3 tid_of(std::uint16_t linear) const {
@@ -234,7 +249,9 @@ class Launch {
     const unsigned by = options_.block.y;
     return uint3{linear % bx, (linear / bx) % by, linear / (bx * by)};
   }
-  int var_at(std::uint32_t offset) const { return owner_[offset]; }
+  int var_at(std::uint32_t offset) const { return offset < owner_.size() ? owner_[offset] : -1; }
+  std::uint32_t pc32(std::uint64_t pc) const { return static_cast<std::uint32_t>(pc - pc_base_); }
+  std::uint64_t pc64(std::uint32_t pc) const { return pc == 0 ? 0 : pc_base_ + pc; }
   std::string describe_oob(std::uint32_t offset, std::uint32_t size) const;
   bool known_memory(std::uintptr_t a);
 
@@ -251,6 +268,8 @@ class Launch {
   uint3 block_idx_{0, 0, 0};
   std::uint32_t block_serial_ = 0;
   std::uint32_t interval_ = 0;
+  std::uint32_t block_first_interval_ = 0;  // writes before it are from other blocks
+  std::uint64_t pc_base_ = 0;               // shadow pcs are stored relative to this
   std::vector<std::uint16_t> warp_epoch_;
 
   std::vector<std::int16_t> owner_;  // var index per arena byte, -1 = red zone / padding
@@ -271,7 +290,15 @@ RunResult Launch::run() {
   num_threads_ = options_.block.x * options_.block.y * options_.block.z;
   num_warps_ = (num_threads_ + bankmodel::kWarpSize - 1) / bankmodel::kWarpSize;
   // The shared arena's owner map: variables, with the dynamic area cut to the launch's size.
-  owner_.assign(layout_.arena_size, -1);
+  // Only the used part of the arena gets an owner map and a shadow (the 227 KiB dynamic area is
+  // cut to the launch's size); an access beyond it is out of bounds.
+  std::uint32_t used = 0;
+  for (const SharedVar& var : layout_.vars) {
+    const std::uint32_t size =
+        var.dynamic ? static_cast<std::uint32_t>(options_.dynamic_smem) : var.size;
+    used = std::max(used, std::min(layout_.arena_size, var.offset + size + 128));
+  }
+  owner_.assign(used, -1);
   for (std::size_t v = 0; v < layout_.vars.size(); ++v) {
     const SharedVar& var = layout_.vars[v];
     const std::uint32_t size =
@@ -279,7 +306,7 @@ RunResult Launch::run() {
     std::fill(owner_.begin() + var.offset, owner_.begin() + var.offset + size,
               static_cast<std::int16_t>(v));
   }
-  shadow_.assign(layout_.arena_size, Shadow{});
+  shadow_.assign(used, Shadow{});
   // Memory a kernel may legitimately touch besides shared memory and device buffers: the
   // loaded images (globals, __constant__ data) and the fiber stacks (locals).
   dl_iterate_phdr(
@@ -296,6 +323,8 @@ RunResult Launch::run() {
       &known_);
   threads_.resize(num_threads_);
   warp_epoch_.assign(num_warps_, 0);
+  // Code of the module lies within 2 GiB of its data: pcs fit in 32 bits relative to this.
+  pc_base_ = layout_.arena_lo - (std::uint64_t{1} << 31);
   gridDim = options_.grid;
   blockDim = options_.block;
   for (unsigned z = 0; z < options_.grid.z && result_.completed; ++z) {
@@ -322,6 +351,7 @@ void Launch::run_block(uint3 block) {
   blockIdx = block;
   ++block_serial_;
   ++interval_;
+  block_first_interval_ = interval_;
   std::fill(warp_epoch_.begin(), warp_epoch_.end(), 0);
   PoolAllocator alloc{&stack_pool()};
   for (unsigned i = 0; i < num_threads_; ++i) {
@@ -331,7 +361,8 @@ void Launch::run_block(uint3 block) {
     t.warp = static_cast<std::uint16_t>(i / bankmodel::kWarpSize);
     t.lane = static_cast<std::uint8_t>(i % bankmodel::kWarpSize);
     t.state = State::kRunnable;
-    t.trace.clear();
+    t.trace = &lane_traces()[t.lane];
+    t.trace->clear();
     t.fiber = ctx::fiber(std::allocator_arg, alloc, [this, &t](ctx::fiber&& scheduler) {
       t.scheduler = std::move(scheduler);
       try {
@@ -405,7 +436,7 @@ void Launch::run_block(uint3 block) {
   // them unwinds their stacks).
   for (unsigned i = 0; i < num_threads_; ++i) {
     threads_[i].fiber = ctx::fiber{};
-    threads_[i].trace.clear();
+    threads_[i].trace->clear();
   }
   pending_.active = false;
 }
@@ -475,11 +506,11 @@ void Launch::release_warp_sync(unsigned warp) {
 void Launch::flush_warp(unsigned warp) {
   const unsigned first = warp * bankmodel::kWarpSize;
   const unsigned last = std::min(first + bankmodel::kWarpSize, num_threads_);
-  const std::size_t n = threads_[first].trace.size();
+  const std::size_t n = threads_[first].trace->size();
   bool uniform = true;  // every lane ran the same instructions in the same order
   for (unsigned i = first + 1; i < last && uniform; ++i) {
-    const auto& a = threads_[first].trace;
-    const auto& b = threads_[i].trace;
+    const auto& a = *threads_[first].trace;
+    const auto& b = *threads_[i].trace;
     if (b.size() != n) {
       uniform = false;
       break;
@@ -494,11 +525,11 @@ void Launch::flush_warp(unsigned warp) {
   const Access* lane_access[bankmodel::kWarpSize];
   if (uniform) {
     for (std::size_t k = 0; k < n; ++k) {
-      const Access& a0 = threads_[first].trace[k];
+      const Access& a0 = (*threads_[first].trace)[k];
       bankmodel::Request r(a0.op == 0 ? Op::kLoad : Op::kStore, a0.size);
       std::fill(std::begin(lane_access), std::end(lane_access), nullptr);
       for (unsigned i = first; i < last; ++i) {
-        const Access& a = threads_[i].trace[k];
+        const Access& a = (*threads_[i].trace)[k];
         r.set_lane(static_cast<int>(i - first), a.offset);
         lane_access[i - first] = &a;
       }
@@ -514,7 +545,7 @@ void Launch::flush_warp(unsigned warp) {
     std::map<std::tuple<std::uint64_t, std::uint16_t, std::uint64_t>, std::size_t> index;
     for (unsigned i = first; i < last; ++i) {
       std::map<std::pair<std::uint64_t, std::uint16_t>, std::uint64_t> seen;
-      for (const Access& a : threads_[i].trace) {
+      for (const Access& a : *threads_[i].trace) {
         const std::uint64_t k = seen[{a.pc, a.sub}]++;
         const auto key = std::make_tuple(a.pc, a.sub, k);
         auto it = index.find(key);
@@ -532,7 +563,7 @@ void Launch::flush_warp(unsigned warp) {
     }
     for (const Pending& p : requests) add_request(p.lanes, p.request);
   }
-  for (unsigned i = first; i < last; ++i) threads_[i].trace.clear();
+  for (unsigned i = first; i < last; ++i) threads_[i].trace->clear();
 }
 
 void Launch::add_request(const Access* const* lane_access, const bankmodel::Request& request) {
@@ -602,88 +633,98 @@ void Launch::shared_access(std::uint32_t offset, std::uint32_t size, Op op, std:
   if (pending_.active) resolve_pending();
   check_abort();
   const std::uint32_t end = offset + size - 1;
-  const int var = owner_[offset];
-  if (var < 0 || owner_[end] != var) {
-    report("out_of_bounds", false, pc, 0, t, kNoThread, var < 0 ? owner_[end] : var,
+  const int var = var_at(offset);
+  if (var < 0 || var_at(end) != var) {
+    report("out_of_bounds", false, pc, 0, t, kNoThread, var < 0 ? var_at(end) : var,
            describe_oob(var < 0 ? offset : end, size));
     return;  // not traced as a bank access: the hardware would fault
   }
-  const bool store = op == Op::kStore;
   const std::uint16_t me = t->linear;
   const std::uint16_t epoch = warp_epoch_[t->warp];
-  auto same_warp_synced = [&](std::uint16_t other, std::uint16_t other_epoch) {
-    return other < num_threads_ && threads_[other].warp == t->warp && other_epoch != epoch;
-  };
-  bool reported = false;
-  for (std::uint32_t b = offset; b <= end; ++b) {
-    Shadow& s = shadow_[b];
-    if (!store) {
-      if (s.w_block != block_serial_) {
-        if (!reported) {
-          report("uninitialized_read", false, pc, 0, t, kNoThread, var,
-                 "read of shared memory that no thread of this block has written (`" +
-                     layout_.vars[static_cast<std::size_t>(var)].name + "`, byte " +
-                     std::to_string(b - layout_.vars[static_cast<std::size_t>(var)].offset) +
-                     "): write it before reading, and put a __syncthreads() in between");
-          reported = true;
-        }
-      } else if (s.w_interval == interval_ && s.w_thread != me && s.w_thread != kAtomicThread &&
-                 !same_warp_synced(s.w_thread, s.w_wepoch)) {
-        if (!reported) {
-          report("race", false, pc, s.w_pc, t, s.w_thread, var,
-                 "read of `" + layout_.vars[static_cast<std::size_t>(var)].name +
-                     "` written by another thread since the last __syncthreads(): add a "
-                     "__syncthreads() between the write and the read");
-          reported = true;
-        }
+  const std::uint32_t my_pc = pc32(pc);
+  Shadow* shadow = &shadow_[offset];
+  if (op == Op::kLoad) {
+    for (std::uint32_t i = 0; i < size; ++i) {
+      Shadow& s = shadow[i];
+      if (s.w_interval < block_first_interval_) {
+        uninitialized(offset + i, pc, var);
+      } else if (s.w_interval == interval_ && s.w_thread != me) {
+        read_after_write(s, pc, var);
       }
       if (s.r_interval != interval_) {
         s.r_interval = interval_;
         s.r_thread = me;
         s.r_wepoch = epoch;
-        s.r_pc = pc;
+        s.r_pc = my_pc;
       } else if (s.r_thread != me) {
         s.r_thread = kManyThreads;
       }
-    } else {
-      if (s.r_interval == interval_ && s.r_thread != me && !reported &&
-          (s.r_thread == kManyThreads || !same_warp_synced(s.r_thread, s.r_wepoch))) {
-        report("race", false, pc, s.r_pc, t, s.r_thread == kManyThreads ? kNoThread : s.r_thread,
-               var,
-               "write to `" + layout_.vars[static_cast<std::size_t>(var)].name +
-                   "` that another thread read since the last __syncthreads(): the reader may "
-                   "see either value; add a __syncthreads() between the read and the write");
-        reported = true;
-      }
-      if (s.w_block == block_serial_ && s.w_interval == interval_ && s.w_thread != me &&
-          s.w_thread != kAtomicThread && !same_warp_synced(s.w_thread, s.w_wepoch) && !reported &&
-          !pending_.active && size <= sizeof(pending_.old_bytes)) {
-        // Two threads write the same bytes in one interval: a race unless they write the same
-        // value. The value is known only after the store, so decide at the next event.
-        pending_.active = true;
-        pending_.offset = offset;
-        pending_.size = size;
-        std::memcpy(pending_.old_bytes, reinterpret_cast<void*>(g_arena_lo + offset), size);
-        pending_.pc = pc;
-        pending_.other_pc = s.w_pc;
-        pending_.other_thread = s.w_thread;
-        reported = true;
-      }
-      s.w_block = block_serial_;
+    }
+  } else {
+    for (std::uint32_t i = 0; i < size; ++i) {
+      Shadow& s = shadow[i];
+      if (s.r_interval == interval_ && s.r_thread != me) write_after_read(s, pc, var);
+      if (s.w_interval == interval_ && s.w_thread != me) write_after_write(s, offset, size, pc);
       s.w_interval = interval_;
       s.w_thread = me;
       s.w_wepoch = epoch;
-      s.w_pc = pc;
+      s.w_pc = my_pc;
     }
   }
-  if (t->trace.size() >= kMaxTracePerThread) {
+  if (t->trace->size() >= kMaxTracePerThread) {
     // A runaway loop, stopped before its trace exhausts memory; reported like a timeout.
     request_abort("timeout: a thread made more than " + std::to_string(kMaxTracePerThread) +
                   " shared-memory accesses between two barriers (an infinite loop?)");
   }
-  t->trace.push_back(Access{pc, offset, static_cast<std::uint8_t>(size),
-                            static_cast<std::uint8_t>(store ? 1 : 0), sub});
+  t->trace->push_back(Access{pc, offset, static_cast<std::uint8_t>(size),
+                             static_cast<std::uint8_t>(op == Op::kStore ? 1 : 0), sub});
   ++result_.traced_shared;
+}
+
+bool Launch::separated_by_syncwarp(std::uint16_t other, std::uint16_t other_epoch) const {
+  const Thread* t = current_;
+  return other < num_threads_ && threads_[other].warp == t->warp &&
+         other_epoch != warp_epoch_[t->warp];
+}
+
+void Launch::uninitialized(std::uint32_t offset, std::uint64_t pc, int var) {
+  const SharedVar& v = layout_.vars[static_cast<std::size_t>(var)];
+  report("uninitialized_read", false, pc, 0, current_, kNoThread, var,
+         "read of shared memory that no thread of this block has written (`" + v.name + "`, byte " +
+             std::to_string(offset - v.offset) +
+             "): write it before reading, and put a __syncthreads() in between");
+}
+
+void Launch::read_after_write(const Shadow& s, std::uint64_t pc, int var) {
+  if (s.w_thread == kAtomicThread || separated_by_syncwarp(s.w_thread, s.w_wepoch)) return;
+  report("race", false, pc, pc64(s.w_pc), current_, s.w_thread, var,
+         "read of `" + layout_.vars[static_cast<std::size_t>(var)].name +
+             "` written by another thread since the last __syncthreads(): add a "
+             "__syncthreads() between the write and the read");
+}
+
+void Launch::write_after_read(const Shadow& s, std::uint64_t pc, int var) {
+  if (s.r_thread != kManyThreads && separated_by_syncwarp(s.r_thread, s.r_wepoch)) return;
+  report("race", false, pc, pc64(s.r_pc), current_,
+         s.r_thread == kManyThreads ? kNoThread : s.r_thread, var,
+         "write to `" + layout_.vars[static_cast<std::size_t>(var)].name +
+             "` that another thread read since the last __syncthreads(): the reader may see "
+             "either value; add a __syncthreads() between the read and the write");
+}
+
+void Launch::write_after_write(const Shadow& s, std::uint32_t offset, std::uint32_t size,
+                               std::uint64_t pc) {
+  if (s.w_thread == kAtomicThread || separated_by_syncwarp(s.w_thread, s.w_wepoch)) return;
+  if (pending_.active || size > sizeof(pending_.old_bytes)) return;
+  // Two threads write the same bytes in one interval: a race unless they write the same value.
+  // The value is known only after the store, so decide at the thread's next event.
+  pending_.active = true;
+  pending_.offset = offset;
+  pending_.size = size;
+  std::memcpy(pending_.old_bytes, reinterpret_cast<void*>(g_arena_lo + offset), size);
+  pending_.pc = pc;
+  pending_.other_pc = pc64(s.w_pc);
+  pending_.other_thread = s.w_thread;
 }
 
 void Launch::resolve_pending() {
@@ -692,7 +733,7 @@ void Launch::resolve_pending() {
   const bool same =
       std::memcmp(pending_.old_bytes, reinterpret_cast<void*>(g_arena_lo + pending_.offset),
                   pending_.size) == 0;
-  const int var = owner_[pending_.offset];
+  const int var = var_at(pending_.offset);
   const std::string name =
       var >= 0 ? layout_.vars[static_cast<std::size_t>(var)].name : std::string("?");
   if (same) {
@@ -718,14 +759,13 @@ void Launch::atomic_access(std::uintptr_t address, std::uint32_t size, std::uint
     return;
   }
   const auto offset = static_cast<std::uint32_t>(off);
-  const int var = owner_[offset];
-  if (var < 0 || owner_[offset + size - 1] != var || offset % size != 0) {
+  const int var = var_at(offset);
+  if (var < 0 || var_at(offset + size - 1) != var || offset % size != 0) {
     report("out_of_bounds", false, pc, 0, t, kNoThread, var, describe_oob(offset, size));
     request_abort("atomic operation on an invalid shared address");
   }
   for (std::uint32_t b = offset; b < offset + size; ++b) {
-    Shadow& s = shadow_[b];
-    if (s.w_block != block_serial_) {
+    if (shadow_[b].w_interval < block_first_interval_) {
       report("uninitialized_read", false, pc, 0, t, kNoThread, var,
              "atomic update of shared memory that no thread of this block has initialised "
              "(`" +
@@ -736,10 +776,9 @@ void Launch::atomic_access(std::uintptr_t address, std::uint32_t size, std::uint
   }
   for (std::uint32_t b = offset; b < offset + size; ++b) {
     Shadow& s = shadow_[b];
-    s.w_block = block_serial_;
     s.w_interval = interval_;
     s.w_thread = kAtomicThread;
-    s.w_pc = pc;
+    s.w_pc = pc32(pc);
   }
 }
 

@@ -1,0 +1,12 @@
+// Kernels for banksim's speed benchmarks (bench/bench_banksim.cpp).
+
+// Every thread reads `iters` floats from shared memory at a stride: a pure tracing workload.
+__global__ void shared_stride_loop(float* out, int stride, int iters) {
+  __shared__ float s[4096];
+  const int t = threadIdx.x;
+  for (int i = t; i < 4096; i += blockDim.x) s[i] = static_cast<float>(i);
+  __syncthreads();
+  float acc = 0.0f;
+  for (int i = 0; i < iters; ++i) acc += s[(t * stride + i) & 4095];
+  out[blockIdx.x * blockDim.x + t] = acc;
+}
