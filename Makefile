@@ -1,4 +1,10 @@
 # Thin wrapper over CMake/CTest. Targets:
+#   make grade           grade exercises/ (CPU model without a GPU); results in build/grade/
+#       SUBMISSION=DIR   grade another folder laid out like exercises/ (e.g. solutions)
+#       SUBMISSIONS=DIR  grade a class: one sub-folder per student (JOBS=N in parallel)
+#       EXERCISE=NN      only one exercise;  MODE=cpu|gpu|auto;  VERBOSE=1 compiler output and
+#                        bank diagrams;  FORMAT=gradescope,prairielearn,junit
+#   make skeletons       regenerate exercises/ from solutions/ (instructors)
 #   make test            build everything and run the whole test suite (CTest)
 #   make build           configure + build only
 #   make bench           run the Google Benchmark programs (JSON in build/bench/)
@@ -9,7 +15,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build test bench lint format clean deps-test deps-build deps-grade deps-docs deps-bench
+.PHONY: all build test bench grade skeletons lint format clean deps-test deps-build deps-grade deps-docs deps-bench
 
 all: build
 
@@ -26,6 +32,21 @@ build: deps-build $(BUILD_DIR)/build.ninja
 test: deps-test $(BUILD_DIR)/build.ninja
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+GRADE_ARGS = $(if $(SUBMISSION),--submission $(SUBMISSION)) \
+             $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS)) \
+             $(if $(EXERCISE),--exercise $(EXERCISE)) $(if $(MODE),--mode $(MODE)) \
+             $(if $(VERBOSE),--verbose) $(if $(FORMAT),--format $(FORMAT)) \
+             --jobs $(JOBS) --out $(BUILD_DIR)/grade
+
+grade: deps-grade $(BUILD_DIR)/build.ninja
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade grade_worker >$(BUILD_DIR).build-grade.log 2>&1 || \
+	  { cat $(BUILD_DIR).build-grade.log; exit 1; }
+	@$(BUILD_DIR)/bin/grade $(GRADE_ARGS)
+
+skeletons: $(BUILD_DIR)/build.ninja
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade >/dev/null
+	@$(BUILD_DIR)/bin/grade skeletons
 
 bench: deps-bench $(BUILD_DIR)/build.ninja
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target bench_banksim

@@ -2,7 +2,7 @@
 # Compiles every .cu file of the repo with nvcc for the GPU (compile only, no GPU needed).
 #   scripts/nvcc-compile-all.sh [ARCH]      ARCH defaults to 90 (H100/H200)
 # Files under tests/corpus/bad/ are meant to misbehave at run time, not to fail compiling, so they
-# are compiled too; files named *.nocompile.cu are deliberately broken and skipped.
+# are compiled too; paths containing ".nocompile" are deliberately broken and skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 arch="${1:-90}"
@@ -14,9 +14,9 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 n=0; failed=0
 while IFS= read -r f; do
-  case "$f" in *.nocompile.cu) continue ;; esac
+  case "$f" in *.nocompile*) continue ;; esac
   n=$((n + 1))
-  if ! nvcc -arch=sm_"$arch" -std=c++17 -Ibanksim/include -c "$f" -o "$out/x.o" 2>"$out/err"; then
+  if ! nvcc -arch=sm_"$arch" -std=c++17 -Ibanksim/include -Igrader/include -c "$f" -o "$out/x.o" 2>"$out/err"; then
     echo "nvcc-compile-all: $f does not compile for sm_$arch:" >&2
     cat "$out/err" >&2
     failed=$((failed + 1))

@@ -152,6 +152,14 @@ void note_host_layout(const rt::ModuleLayout* layout) {
   g_last_layout = layout;
 }
 
+nlohmann::json request_json(const bankmodel::Request& r) {
+  nlohmann::json lanes = nlohmann::json::array();
+  for (int t = 0; t < bankmodel::kWarpSize; ++t) {
+    lanes.push_back(r.is_active(t) ? nlohmann::json(r.offset(t)) : nlohmann::json());
+  }
+  return {{"op", bankmodel::to_string(r.op())}, {"width", r.width()}, {"offsets", lanes}};
+}
+
 std::string dim_string(dim3 d) {
   return fmt::format("({},{},{})", d.x, d.y, d.z);
 }
@@ -636,7 +644,8 @@ nlohmann::json LaunchReport::to_json() const {
                           {"wavefronts", l.wavefronts},
                           {"ideal", l.ideal},
                           {"wavefronts_per_request", l.wavefronts_per_request()},
-                          {"ways", l.ways()}});
+                          {"ways", l.ways()},
+                          {"worst", request_json(l.worst)}});
   }
   j["issues"] = nlohmann::json::array();
   for (const Problem& p : problems) {

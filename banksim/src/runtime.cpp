@@ -220,8 +220,9 @@ class Launch {
   }
   void check_abort() {
     if (g_abort_requested.load(std::memory_order_relaxed)) {
-      request_abort("timeout: the kernel did not finish within " +
-                    std::to_string(options_.timeout_s) +
+      char seconds[32];
+      std::snprintf(seconds, sizeof seconds, "%.1f", options_.timeout_s);
+      request_abort(std::string("timeout: the kernel did not finish within ") + seconds +
                     " s (an infinite loop, or a barrier some threads never reach?)");
     }
   }

@@ -1,7 +1,7 @@
 // banksim - run a CUDA kernel on the CPU and count its shared-memory bank conflicts per line.
 //
-//   build/bin/banksim profile lessons/02-column-read/column_read.cu --kernel column_read_naive \
-//       --grid 1 --block 32,32 --arg 1024 [--json out.json] [--diagram 27 [--svg bank.svg]]
+//   build/bin/banksim profile tests/corpus/column_read.cu --kernel column_read_naive
+//       --grid 1 --block 32,32 --arg 1024 [--json out.json] [--diagram 9 [--svg bank.svg]]
 //
 // One --arg per kernel parameter, in order: a pointer parameter takes an element count and gets
 // a buffer of random values; a scalar takes its value. Prints one row per source line that

@@ -1,0 +1,25 @@
+// course_todo.h - what an unfilled TODO block of an exercise runs: it fails loudly, on the GPU
+// (a trap: the launch fails), under banksim and in host code (a message, then abort()).
+// Included by every exercise and solution file; compiles with nvcc, clang and g++.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+
+#if !defined(__CUDACC__) && !defined(__global__)
+#define __host__
+#define __device__
+#endif
+
+__host__ __device__ inline void course_todo(const char* id) {
+#if defined(__CUDA_ARCH__)
+  if (threadIdx.x == 0 && threadIdx.y == 0 && blockIdx.x == 0 && blockIdx.y == 0) {
+    printf("%s is not done yet: fill in the TODO block\n", id);
+  }
+  __trap();
+#else
+  std::fprintf(stderr, "%s is not done yet: fill in the TODO block\n", id);
+  std::fflush(stderr);
+  std::abort();
+#endif
+}

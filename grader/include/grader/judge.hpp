@@ -1,0 +1,49 @@
+// grader/judge.hpp - grading one exercise of one submission: build, correctness on several
+// sizes with a secret seed and poisoned outputs, problems, conflicts, speed, anti-bypass. The
+// judge computes every verdict itself from the raw outcomes a Backend returns.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "grader/backend.hpp"
+#include "grader/spec.hpp"
+
+namespace grader {
+
+/// One gate of one exercise.
+struct Gate {
+  std::string name;  ///< builds, correct, no_problems, conflicts, speed, uses_shared
+  int score = 0;
+  int max_score = 0;
+  bool passed = false;
+  bool skipped = false;  ///< not evaluated (an earlier gate failed, or not applicable)
+  std::string reason;    ///< one line: why it failed / what it measured
+  std::string detail;    ///< more (compiler output, bank diagram) for VERBOSE and results.json
+};
+
+struct ExerciseResult {
+  const ExerciseSpec* spec = nullptr;
+  std::string mode;  ///< cpu / gpu
+  std::vector<Gate> gates;
+  double seconds = 0.0;
+  /// Figures for the table: "32.0-way -> 1.0" style conflict summary and the speed-up.
+  std::string conflicts_summary;
+  std::string speedup_summary;
+  int score() const;
+  int max_score() const;
+  const Gate* gate(const std::string& name) const;
+};
+
+struct JudgeOptions {
+  std::uint64_t seed = 0;          ///< 0: a fresh secret seed from std::random_device
+  bool verbose = false;            ///< add bank diagrams of the worst line
+  std::filesystem::path work_dir;  ///< scratch space for worker requests
+};
+
+/// Grades `spec` for the submission folder `submission` (same layout as exercises/).
+ExerciseResult grade_exercise(const ExerciseSpec& spec, const std::filesystem::path& submission,
+                              const Backend& backend, const JudgeOptions& options);
+
+}  // namespace grader

@@ -1,0 +1,32 @@
+// grader/report.hpp - what grading produces: the terminal table, results.json in Gradescope's
+// format, PrairieLearn's format, JUnit XML, and the class gradebook CSV.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "grader/judge.hpp"
+
+namespace grader {
+
+struct SubmissionResult {
+  std::string name;              ///< the submission folder (a student, or "exercises")
+  std::string mode_description;  ///< Backend::describe()
+  nlohmann::json facts;          ///< Backend::facts()
+  std::vector<ExerciseResult> exercises;
+  double seconds = 0.0;
+  int score() const;
+  int max_score() const;
+};
+
+/// exercise | builds | correct | conflicts | speed-up | points, then one line per failed gate.
+std::string render_table(const SubmissionResult& r, bool verbose);
+/// Gradescope's results.json: score, execution_time, output, tests[], extra_data.
+nlohmann::json to_gradescope(const SubmissionResult& r);
+/// PrairieLearn's results.json: gradable, score (0..1), message, output, tests[].
+nlohmann::json to_prairielearn(const SubmissionResult& r);
+/// JUnit XML, one testcase per gate.
+std::string to_junit(const SubmissionResult& r);
+
+}  // namespace grader

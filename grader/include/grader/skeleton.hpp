@@ -1,0 +1,36 @@
+// grader/skeleton.hpp - instructors write solutions once; the student's skeletons are generated
+// from them. In a solution, a block
+//     // BEGIN SOLUTION ex04.1: declare the padded tile (~1 line)
+//     __shared__ float tile[kTile][kTile + 1];
+//     // SKELETON: __shared__ float tile[kTile][kTile];
+//     // SKELETON: course_todo("TODO(ex04.1)");
+//     // END SOLUTION
+// becomes, in the skeleton,
+//     // TODO(ex04.1): declare the padded tile (~1 line)
+//     __shared__ float tile[kTile][kTile];
+//     course_todo("TODO(ex04.1)");
+// (`course_todo("TODO(exNN.K)");` alone when the block has no SKELETON lines): code that compiles
+// and fails loudly when run.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace grader {
+
+struct SkeletonResult {
+  std::string text;
+  int blocks = 0;
+  std::vector<std::string> errors;  ///< "file:line: BEGIN SOLUTION without END SOLUTION"
+};
+
+/// The skeleton of one solution file's text.
+SkeletonResult make_skeleton(const std::string& solution, const std::string& label);
+
+/// For every exercise: solutions/<slug>/<file> -> exercises/<slug>/<file>. With write = false,
+/// only reports the files that are missing or out of date. Returns one line per such file (or per
+/// error); empty when all is in sync.
+std::vector<std::string> sync_skeletons(const std::filesystem::path& root, bool write);
+
+}  // namespace grader

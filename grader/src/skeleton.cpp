@@ -1,0 +1,96 @@
+// skeleton.cpp - see grader/skeleton.hpp.
+#include "grader/skeleton.hpp"
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "grader/spec.hpp"
+
+namespace grader {
+namespace fs = std::filesystem;
+
+SkeletonResult make_skeleton(const std::string& solution, const std::string& label) {
+  static const std::regex begin(R"(^(\s*)// BEGIN SOLUTION (ex\d+\.\d+): (.*)$)");
+  static const std::regex skel(R"(^\s*// SKELETON: ?(.*)$)");
+  static const std::regex end(R"(^\s*// END SOLUTION\s*$)");
+  SkeletonResult r;
+  std::istringstream in(solution);
+  std::string line;
+  int n = 0;
+  bool inside = false;
+  int begin_line = 0;
+  std::string indent;
+  std::string id;
+  std::vector<std::string> skeleton_lines;
+  std::ostringstream out;
+  while (std::getline(in, line)) {
+    ++n;
+    std::smatch m;
+    if (std::regex_match(line, m, begin)) {
+      if (inside)
+        r.errors.push_back(label + ":" + std::to_string(n) +
+                           ": BEGIN SOLUTION inside another block (line " +
+                           std::to_string(begin_line) + ")");
+      inside = true;
+      begin_line = n;
+      indent = m[1].str();
+      id = m[2].str();
+      skeleton_lines.clear();
+      out << indent << "// TODO(" << id << "): " << m[3].str() << "\n";
+      ++r.blocks;
+    } else if (std::regex_match(line, m, end)) {
+      if (!inside) {
+        r.errors.push_back(label + ":" + std::to_string(n) +
+                           ": END SOLUTION without BEGIN SOLUTION");
+        continue;
+      }
+      if (skeleton_lines.empty()) skeleton_lines.push_back("course_todo(\"TODO(" + id + ")\");");
+      for (const auto& s : skeleton_lines) out << indent << s << "\n";
+      inside = false;
+    } else if (inside) {
+      if (std::regex_match(line, m, skel)) skeleton_lines.push_back(m[1].str());
+    } else {
+      out << line << "\n";
+    }
+  }
+  if (inside) {
+    r.errors.push_back(label + ":" + std::to_string(begin_line) +
+                       ": BEGIN SOLUTION without END SOLUTION");
+  }
+  r.text = out.str();
+  return r;
+}
+
+std::vector<std::string> sync_skeletons(const fs::path& root, bool write) {
+  std::vector<std::string> report;
+  for (const ExerciseSpec& e : exercises()) {
+    const fs::path sol = root / "solutions" / e.slug / e.file;
+    const fs::path ex = root / "exercises" / e.slug / e.file;
+    std::ifstream in(sol);
+    if (!in) {
+      report.push_back(sol.string() + ": missing solution file");
+      continue;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    const SkeletonResult s = make_skeleton(text.str(), sol.string());
+    for (const auto& err : s.errors) report.push_back(err);
+    if (s.blocks == 0) report.push_back(sol.string() + ": no BEGIN SOLUTION block");
+    std::ifstream current(ex);
+    std::ostringstream have;
+    if (current) have << current.rdbuf();
+    if (current && have.str() == s.text) continue;
+    if (write) {
+      fs::create_directories(ex.parent_path());
+      std::ofstream(ex) << s.text;
+      report.push_back("wrote " + ex.string());
+    } else {
+      report.push_back(ex.string() + (current ? " is out of date" : " is missing") +
+                       ": run `make skeletons` after editing " + sol.string());
+    }
+  }
+  return report;
+}
+
+}  // namespace grader

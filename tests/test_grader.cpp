@@ -1,0 +1,245 @@
+// The grader, end to end, through its command line (build/bin/grade): solutions get full marks,
+// the untouched skeletons get no correctness points, every known-bad submission of
+// tests/submissions/ gets the right verdict with a clear reason, and the report formats and class
+// mode work. Each case runs the real grader in CPU mode with a fixed seed.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+
+#include "grader/skeleton.hpp"
+#include "grader/spec.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+fs::path build_dir() {
+  const char* b = std::getenv("COURSE_BUILD_DIR");
+  return b != nullptr ? fs::path(b) : fs::path("build");
+}
+
+struct GradeRun {
+  int status = 0;
+  std::string output;
+  json results;
+};
+
+GradeRun grade(const std::string& args, const std::string& out_name) {
+  const fs::path out = build_dir() / "test-grade" / out_name;
+  fs::remove_all(out);
+  const fs::path log = build_dir() / "test-grade" / (out_name + ".log");
+  fs::create_directories(log.parent_path());
+  const std::string cmd = (build_dir() / "bin" / "grade").string() + " --mode cpu --seed 7 " +
+                          args + " --out " + out.string() + " > " + log.string() + " 2>&1";
+  GradeRun r;
+  r.status = WEXITSTATUS(std::system(cmd.c_str()));
+  std::ifstream lin(log);
+  r.output.assign(std::istreambuf_iterator<char>(lin), {});
+  std::ifstream rin(out / "results.json");
+  r.results = json::parse(rin, nullptr, false);
+  return r;
+}
+
+/// The result of gate `gate` of exercise `id` in a Gradescope results.json.
+const json& test_of(const json& results, const std::string& id, const std::string& gate) {
+  for (const auto& t : results.at("tests")) {
+    const std::string name = t.value("name", "");
+    if (name.rfind(id + " ", 0) == 0 && name.size() > gate.size() &&
+        name.compare(name.size() - gate.size() - 2, gate.size() + 2, ": " + gate) == 0) {
+      return t;
+    }
+  }
+  FAIL("no test " << id << " " << gate << " in results.json");
+  throw std::logic_error("unreachable");
+}
+
+int exercise_score(const json& results, const std::string& id) {
+  int s = 0;
+  for (const auto& t : results.at("tests")) {
+    if (t.value("name", "").rfind(id + " ", 0) == 0) s += t.value("score", 0);
+  }
+  return s;
+}
+
+/// One known-bad submission of exercise 04 (or 02): gate `gate` fails, its output matches `why`.
+void expect_failure(const std::string& submission, const std::string& exercise,
+                    const std::string& gate, const std::string& why) {
+  INFO("submission " << submission);
+  const GradeRun r =
+      grade("--submission tests/submissions/" + submission + " --exercise " + exercise, submission);
+  CHECK(r.status == 0);
+  REQUIRE(r.results.is_object());
+  const json& t = test_of(r.results, exercise, gate);
+  CHECK(t.value("status", "") == "failed");
+  CHECK(t.value("score", -1) == 0);
+  INFO("reason: " << t.value("output", ""));
+  CHECK(std::regex_search(t.value("output", ""), std::regex(why)));
+  CHECK(exercise_score(r.results, exercise) < 100);
+}
+
+}  // namespace
+
+TEST_CASE("grader: the solutions get full marks in CPU mode", "[grader]") {
+  const GradeRun r = grade("--submission solutions", "solutions");
+  CHECK(r.status == 0);
+  REQUIRE(r.results.is_object());
+  CHECK(r.results.value("score", 0) == 100 * static_cast<int>(grader::exercises().size()));
+  CHECK(r.output.find("Every gate passed.") != std::string::npos);
+  CHECK(r.results["extra_data"].value("mode", "") == "cpu");
+  for (const auto& t : r.results["tests"]) {
+    INFO(t.value("name", "") << ": " << t.value("output", ""));
+    CHECK(t.value("status", "") == "passed");
+    CHECK(t.value("visibility", "") == "visible");
+    CHECK(t.contains("max_score"));
+  }
+}
+
+TEST_CASE("grader: the untouched skeletons get no correctness points", "[grader]") {
+  const GradeRun r = grade("", "skeletons");
+  CHECK(r.status == 0);
+  REQUIRE(r.results.is_object());
+  for (const auto& e : grader::exercises()) {
+    INFO(e.slug);
+    CHECK(test_of(r.results, e.id, "correct").value("score", -1) == 0);
+    CHECK(test_of(r.results, e.id, "builds").value("status", "") == "passed");
+    CHECK(std::regex_search(test_of(r.results, e.id, "correct").value("output", ""),
+                            std::regex("TODO\\(ex" + e.id + "\\.1\\) is not done yet")));
+  }
+  CHECK(r.results.value("score", -1) == 10 * static_cast<int>(grader::exercises().size()));
+}
+
+TEST_CASE("grader: exercises/ is generated from solutions/ and in sync", "[grader][skeleton]") {
+  const auto lines = grader::sync_skeletons(fs::current_path(), false);
+  for (const auto& l : lines) FAIL_CHECK(l);
+  CHECK(lines.empty());
+  // The generator itself: markers become a TODO with its hint and the SKELETON lines.
+  const std::string sol =
+      "int f() {\n"
+      "  // BEGIN SOLUTION ex09.1: return the answer (~1 line)\n"
+      "  return 42;\n"
+      "  // SKELETON: return 0;\n"
+      "  // END SOLUTION\n"
+      "}\n"
+      "void g() {\n"
+      "  // BEGIN SOLUTION ex09.2: nothing (~0 lines)\n"
+      "  // END SOLUTION\n"
+      "}\n";
+  const auto s = grader::make_skeleton(sol, "x.cu");
+  CHECK(s.blocks == 2);
+  CHECK(s.errors.empty());
+  CHECK(s.text ==
+        "int f() {\n  // TODO(ex09.1): return the answer (~1 line)\n  return 0;\n}\n"
+        "void g() {\n  // TODO(ex09.2): nothing (~0 lines)\n  course_todo(\"TODO(ex09.2)\");\n}\n");
+  CHECK(s.text.find("42") == std::string::npos);
+  const auto bad = grader::make_skeleton("// BEGIN SOLUTION ex01.1: x\nint a;\n", "y.cu");
+  REQUIRE(bad.errors.size() == 1);
+  CHECK(bad.errors[0] == "y.cu:1: BEGIN SOLUTION without END SOLUTION");
+}
+
+TEST_CASE("grader: known-bad submissions get the right verdict and reason", "[grader][bad]") {
+  SECTION("compile error") {
+    expect_failure("compile_error.nocompile", "04", "builds",
+                   "transpose.cu:15: error: expected ';' at end of declaration");
+  }
+  SECTION("wrong answer") {
+    expect_failure("wrong_answer", "04", "correct",
+                   "n=512: \\d+ of 262144 elements of `out` are wrong");
+  }
+  SECTION("correct only for multiples of 32") {
+    expect_failure("multiple_of_32_only", "04", "correct",
+                   "n=70: .*past the end of a 19600-byte device buffer");
+    expect_failure("multiple_of_32_only", "04", "no_problems", "out_of_bounds");
+  }
+  SECTION("writes only part of the output") {
+    expect_failure("partial_output", "04", "correct", "131072 never written");
+  }
+  SECTION("missing __syncthreads") {
+    expect_failure("missing_sync", "04", "no_problems", "uninitialized_read|race");
+  }
+  SECTION("out-of-bounds shared write") {
+    expect_failure("oob_shared", "02", "no_problems",
+                   "line 20: out_of_bounds: 4-byte access \\d+ bytes past the end of `tile`");
+  }
+  SECTION("still conflicting") {
+    expect_failure("still_conflicting", "04", "conflicts",
+                   "line 29: .* is 32-way: 32.00 wavefronts per request, ideal 1.00; bank \\d+ "
+                   "serves 32 distinct words for lanes 0-31; try: pad");
+    expect_failure("still_conflicting", "04", "speed", "1.00x fewer shared-memory wavefronts");
+  }
+  SECTION("conflict-free by not using shared memory") {
+    expect_failure("bypass_shared", "04", "uses_shared", "0 shared load and 0 store requests");
+    expect_failure("bypass_shared", "04", "conflicts", "makes no shared-memory access");
+  }
+  SECTION("infinite loop") {
+    expect_failure("infinite_loop", "04", "correct", "timeout: the kernel did not finish");
+  }
+  SECTION("segfault (wild pointer)") {
+    expect_failure("wild_pointer", "04", "correct",
+                   "global-memory write at 0x10, which is in no device buffer");
+  }
+  SECTION("exit(0) during start-up") {
+    expect_failure("exit_at_startup", "04", "builds", "exited \\(status 0\\) while loading");
+  }
+  SECTION("prints fake pass lines") {
+    expect_failure("fake_pass_output", "04", "correct", "never written");
+  }
+  SECTION("modifies its input") {
+    expect_failure("modifies_input", "04", "correct", "modified its input `in`");
+  }
+}
+
+TEST_CASE("grader: an alternative solution (XOR swizzle instead of padding) passes", "[grader]") {
+  const GradeRun r = grade("--submission tests/submissions/swizzled_alternative --exercise 04",
+                           "swizzled_alternative");
+  REQUIRE(r.results.is_object());
+  CHECK(exercise_score(r.results, "04") == 100);
+}
+
+TEST_CASE("grader: formats, a missing file, and a class with resume", "[grader][class]") {
+  GradeRun r = grade("--submission solutions --exercise 02 --format gradescope,prairielearn,junit",
+                     "formats");
+  const fs::path out = build_dir() / "test-grade" / "formats";
+  std::ifstream pl(out / "prairielearn.json");
+  const json p = json::parse(pl, nullptr, false);
+  REQUIRE(p.is_object());
+  CHECK(p.value("score", 0.0) == 1.0);
+  CHECK(p.value("gradable", false));
+  std::ifstream ju(out / "junit.xml");
+  const std::string junit((std::istreambuf_iterator<char>(ju)), {});
+  CHECK(junit.find("<testsuite name=\"02-column-read\" tests=\"6\"") != std::string::npos);
+  CHECK(junit.find("<failure") == std::string::npos);
+
+  r = grade("--submission tests/submissions/bypass_shared --exercise 02", "missing");
+  CHECK(r.status == 0);
+  CHECK(std::regex_search(test_of(r.results, "02", "builds").value("output", ""),
+                          std::regex("02-column-read/transpose_rows.cu is missing: copy "
+                                     "exercises/02-column-read/transpose_rows.cu")));
+
+  // A class of two: one copy of the solutions, one of the bad "still conflicting" kernel.
+  const fs::path klass = build_dir() / "test-grade" / "class-input";
+  fs::remove_all(klass);
+  fs::create_directories(klass / "alice");
+  fs::create_directories(klass / "bob");
+  fs::copy("solutions/04-padding-transpose", klass / "alice" / "04-padding-transpose");
+  fs::copy("tests/submissions/still_conflicting/04-padding-transpose",
+           klass / "bob" / "04-padding-transpose");
+  r = grade("--submissions " + klass.string() + " --exercise 04 --jobs 2", "class");
+  CHECK(r.status == 0);
+  const fs::path cout_dir = build_dir() / "test-grade" / "class";
+  std::ifstream csv(cout_dir / "gradebook.csv");
+  const std::string book((std::istreambuf_iterator<char>(csv)), {});
+  CHECK(book == "student,total,max,04-padding-transpose\nalice,100,100,100\nbob,70,100,70\n");
+  CHECK(fs::exists(cout_dir / "alice" / "results.json"));
+  // Resume: nothing changed, nothing regraded.
+  const auto stamp = fs::last_write_time(cout_dir / "alice" / "results.json");
+  const std::string again = "--submissions " + klass.string() + " --exercise 04";
+  const std::string cmd = (build_dir() / "bin" / "grade").string() + " --mode cpu " + again +
+                          " --out " + cout_dir.string() + " > /dev/null 2>&1";
+  CHECK(std::system(cmd.c_str()) == 0);
+  CHECK(fs::last_write_time(cout_dir / "alice" / "results.json") == stamp);
+}
