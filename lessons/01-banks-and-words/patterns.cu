@@ -1,9 +1,10 @@
 // Lesson 01 - banks and words: one warp, one shared-memory load, several address patterns.
 // Predict the wavefronts of each before running:
-//   build/bin/banksim profile lessons/01-banks-and-words/patterns.cu --kernel read_pattern \
+//   build/bin/banksim profile lessons/01-banks-and-words/patterns.cu --kernel read_pattern
 //       --block 32 --arg 32 --arg PATTERN
 constexpr int kWarp = 32;
 
+//! [read_pattern]
 // pattern 0: s[t]       consecutive words        -> banks 0..31, 1 wavefront
 // pattern 1: s[5]       one word for all lanes   -> broadcast, 1 wavefront
 // pattern 2: s[2t]      stride 2 words           -> lanes t, t+16 share bank 2t%32: 2 wavefronts
@@ -23,3 +24,4 @@ __global__ void read_pattern(float* out, int pattern) {
   if (pattern == 5) index = (t % 2) * kWarp;
   out[t] = s[index];  // the access under study
 }
+//! [read_pattern]

@@ -1,10 +1,11 @@
 // Lesson 03 - strides. stride_read: lane t reads s[t * stride] (gcd(stride, 32)-way);
 // complex_neighbour_diff_interleaved: the conflicting baseline of exercise 03.
-//   build/bin/banksim profile lessons/03-strides/strides.cu --kernel stride_read \
+//   build/bin/banksim profile lessons/03-strides/strides.cu --kernel stride_read
 //       --block 32 --arg 32 --arg 6
 constexpr int kWarp = 32;
 constexpr int kBlock = 256;
 
+//! [stride_read]
 __global__ void stride_read(float* out, int stride) {
   __shared__ float s[kWarp * 33];
   const int t = threadIdx.x;
@@ -12,7 +13,9 @@ __global__ void stride_read(float* out, int stride) {
   __syncthreads();
   out[t] = s[t * stride];  // word t*stride -> bank (t*stride) % 32
 }
+//! [stride_read]
 
+//! [complex_neighbour_diff_interleaved]
 // in: n complex numbers interleaved (re, im); out[i] = |z[i+1] - z[i]|^2.
 __global__ void complex_neighbour_diff_interleaved(float* out, const float* in, int n) {
   __shared__ float z[2 * (kBlock + 1)];  // re of number k at word 2k, im at 2k + 1
@@ -31,3 +34,4 @@ __global__ void complex_neighbour_diff_interleaved(float* out, const float* in, 
     out[base + t] = dr * dr + di * di;
   }
 }
+//! [complex_neighbour_diff_interleaved]

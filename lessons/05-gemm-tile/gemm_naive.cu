@@ -1,8 +1,9 @@
 // Lesson 05 - GEMM tiles: C = A * B^T with an unpadded B tile (the baseline of exercise 05).
-//   build/bin/banksim profile lessons/05-gemm-tile/gemm_naive.cu --kernel gemm_abt_naive \
+//   build/bin/banksim profile lessons/05-gemm-tile/gemm_naive.cu --kernel gemm_abt_naive
 //       --grid 2,2 --block 32,32 --arg 4096 --arg 4096 --arg 4096 --arg 64 --arg 64 --arg 64
 constexpr int kTile = 32;
 
+//! [gemm_abt_naive]
 __global__ void gemm_abt_naive(float* c, const float* a, const float* b, int m, int n, int k) {
   __shared__ float as[kTile][kTile];
   __shared__ float bs[kTile][kTile];
@@ -24,3 +25,4 @@ __global__ void gemm_abt_naive(float* c, const float* a, const float* b, int m, 
   }
   if (row < m && col < n) c[row * n + col] = acc;
 }
+//! [gemm_abt_naive]

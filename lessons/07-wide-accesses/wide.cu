@@ -1,10 +1,11 @@
 // Lesson 07 - wide accesses: 8- and 16-byte loads and the double-precision transpose baseline.
-//   build/bin/banksim profile lessons/07-wide-accesses/wide.cu --kernel wide_read \
+//   build/bin/banksim profile lessons/07-wide-accesses/wide.cu --kernel wide_read
 //       --block 32 --arg 32 --arg 1
 constexpr int kTile = 32;
 constexpr int kRows = 8;
 constexpr int kWarp = 32;
 
+//! [wide_read]
 // pattern 0: double s[t]          -> 2 phases of 16 lanes, 2 wavefronts (ideal 2)
 // pattern 1: float4 s[t]          -> 4 phases of 8 lanes, 4 wavefronts (ideal 4)
 // pattern 2: float4 s[0], all     -> the 16-byte load pairing: 2 wavefronts (ideal 2)
@@ -25,7 +26,9 @@ __global__ void wide_read(float* out, int pattern) {
   if (pattern == 3) v = f[2 * (t % 16)];
   out[t] = v.x + v.y + v.z + v.w;
 }
+//! [wide_read]
 
+//! [transpose_double_naive]
 __global__ void transpose_double_naive(double* out, const double* in, int n) {
   __shared__ double tile[kTile][kTile];
   const int x = blockIdx.x * kTile + threadIdx.x;
@@ -41,3 +44,4 @@ __global__ void transpose_double_naive(double* out, const double* in, int n) {
     if (ox < n && oy + j < n) out[(oy + j) * n + ox] = tile[threadIdx.x][threadIdx.y + j];
   }
 }
+//! [transpose_double_naive]
