@@ -5,6 +5,8 @@
 #       EXERCISE=NN      only one exercise;  MODE=cpu|gpu|auto;  VERBOSE=1 compiler output and
 #                        bank diagrams;  FORMAT=gradescope,prairielearn,junit
 #   make skeletons       regenerate exercises/ from solutions/ (instructors)
+#   make docs            the course site with Doxygen: build/docs/html/index.html
+#       EDITION=instructor   with solutions and grading specs: build/docs-instructor/html
 #   make test            build everything and run the whole test suite (CTest)
 #   make build           configure + build only
 #   make bench           run the Google Benchmark programs (JSON in build/bench/)
@@ -15,7 +17,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build test bench grade skeletons lint format clean deps-test deps-build deps-grade deps-docs deps-bench
+.PHONY: all build test bench grade skeletons docs lint format clean deps-test deps-build deps-grade deps-docs deps-bench
 
 all: build
 
@@ -47,6 +49,11 @@ grade: deps-grade $(BUILD_DIR)/build.ninja
 skeletons: $(BUILD_DIR)/build.ninja
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade >/dev/null
 	@$(BUILD_DIR)/bin/grade skeletons
+
+EDITION ?= student
+docs: deps-docs $(BUILD_DIR)/build.ninja
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target banksim grade grade_worker >/dev/null
+	@scripts/build-docs.sh $(EDITION) $(BUILD_DIR)
 
 bench: deps-bench $(BUILD_DIR)/build.ninja
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target bench_banksim

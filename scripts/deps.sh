@@ -11,7 +11,7 @@ base=(cmake ninja-build g++ clang clang-format llvm libclang-rt-14-dev catch2 li
 docs=(doxygen graphviz libjs-mathjax chromium)
 
 case "$target" in
-  test) pkgs=("${base[@]}") ;;
+  test) pkgs=("${base[@]}" "${docs[@]}") ;;
   grade|bench|build) pkgs=("${base[@]}") ;;
   docs) pkgs=("${base[@]}" "${docs[@]}") ;;
   all) pkgs=("${base[@]}" "${docs[@]}") ;;

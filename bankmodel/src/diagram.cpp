@@ -90,8 +90,12 @@ std::string render_svg(const Analysis& a, const std::string& title) {
   svg << "<title>" << escape_xml(title.empty() ? caption(a) : title + ": " + caption(a))
       << "</title>\n";
   svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  // A long title (file:line: source) is cut to the picture's width.
+  const std::size_t max_chars = static_cast<std::size_t>(width - 2 * kMargin) / 9;
+  const std::string shown =
+      title.size() > max_chars ? title.substr(0, max_chars - 3) + "..." : title;
   svg << "<text x=\"" << kMargin << "\" y=\"" << kMargin + 16
-      << "\" font-size=\"15\" font-weight=\"bold\">" << escape_xml(title) << "</text>\n";
+      << "\" font-size=\"15\" font-weight=\"bold\">" << escape_xml(shown) << "</text>\n";
   svg << "<text x=\"" << kMargin << "\" y=\"" << kMargin + 40 << "\" font-size=\"12\">"
       << escape_xml(caption(a)) << "</text>\n";
 

@@ -200,6 +200,57 @@ int grade_class(const Options& o, const grader::Backend& backend) {
   return 0;
 }
 
+/// The course site's generated pages: the exercises (skeletons, gates, sizes) and, for the
+/// instructor edition, the solutions and grading specs. From the exercise table, so they
+/// cannot drift.
+void write_doc_pages(const fs::path& dir, bool instructor) {
+  fs::create_directories(dir);
+  std::ofstream ex(dir / "exercises.md");
+  ex << "# Exercises {#exercises}\n\n"
+        "Each exercise belongs to a lesson. Copy nothing: edit the file in `exercises/`, then run "
+        "`make grade EXERCISE=NN`. Every exercise is worth 100 points; the gates are explained "
+        "on the \\ref index \"front page\".\n\n";
+  for (const auto& e : grader::exercises()) {
+    ex << "## " << e.id << " — " << e.title << " {#exercise-" << e.id << "}\n\n";
+    ex << "Lesson: \\ref lesson-" << e.id << " \"" << e.slug << "\". File: `exercises/" << e.slug
+       << "/" << e.file << "`. Grade: `make grade EXERCISE=" << e.id << "`.\n\n";
+    if (e.kind == grader::ExerciseSpec::Kind::kKernel) {
+      std::string sizes;
+      for (const auto& sz : e.sizes) sizes += (sizes.empty() ? "" : ", ") + sz.label;
+      ex << "Checked on " << sizes << " with fresh random inputs each run. Points: builds "
+         << e.points.builds << ", correct " << e.points.correct << ", no problems "
+         << e.points.no_problems << ", conflict-free " << e.points.conflicts << ", speed-up "
+         << e.points.speed << ", uses shared memory " << e.points.uses_shared << ".\n\n";
+    } else {
+      ex << "Checked on " << e.host_cases << " random warp requests against the course's bank "
+         << "model. Points: builds " << e.points.builds << ", correct " << e.points.correct
+         << ".\n\n";
+    }
+    ex << "\\include exercises/" << e.slug << "/" << e.file << "\n\n";
+  }
+  if (!instructor) return;
+  std::ofstream so(dir / "solutions.md");
+  so << "# Solutions and grading specs (instructor edition) {#solutions}\n\n"
+        "Written once in `solutions/`; `make skeletons` turns the `BEGIN SOLUTION` blocks into "
+        "the students' TODOs. The thresholds below come from `grader/src/exercises.cpp`.\n\n";
+  for (const auto& e : grader::exercises()) {
+    so << "## " << e.id << " — " << e.title << " {#solution-" << e.id << "}\n\n";
+    if (e.kind == grader::ExerciseSpec::Kind::kKernel) {
+      so << "| spec | value |\n|---|---|\n";
+      so << "| kernel | `" << e.kernel << "` |\n";
+      so << "| baseline | `" << e.baseline_kernel << "` in `" << e.baseline_file << "` |\n";
+      std::string sizes;
+      for (const auto& sz : e.sizes) sizes += (sizes.empty() ? "" : ", ") + sz.label;
+      so << "| sizes (first one measured) | " << sizes << " |\n";
+      so << "| tolerance | abs " << e.tolerance_abs << ", rel " << e.tolerance_rel << " |\n";
+      so << "| CPU speed gate (wavefront ratio) | >= " << e.cpu_min_wavefront_ratio << " |\n";
+      so << "| GPU speed gate (timed) | >= " << e.gpu_min_speedup << " |\n";
+      so << "| shared requests floor | " << e.min_shared_fraction << " x baseline |\n\n";
+    }
+    so << "\\include solutions/" << e.slug << "/" << e.file << "\n\n";
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -219,6 +270,11 @@ int main(int argc, char** argv) {
   CLI::App* skel = app.add_subcommand("skeletons", "regenerate exercises/ from solutions/");
   skel->add_flag("--check", check_only, "only check that exercises/ is up to date");
   CLI::App* list = app.add_subcommand("list", "list the exercises");
+  CLI::App* pages = app.add_subcommand("docs-pages", "write the course site's generated pages");
+  fs::path pages_dir;
+  bool instructor = false;
+  pages->add_option("dir", pages_dir, "output folder")->required();
+  pages->add_flag("--instructor", instructor, "also the solutions and grading specs");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -227,6 +283,10 @@ int main(int argc, char** argv) {
       for (const auto& l : lines) std::cout << l << "\n";
       if (check_only && !lines.empty()) return 1;
       if (lines.empty()) std::cout << "exercises/ is in sync with solutions/\n";
+      return 0;
+    }
+    if (pages->parsed()) {
+      write_doc_pages(pages_dir, instructor);
       return 0;
     }
     if (list->parsed()) {

@@ -28,8 +28,8 @@
 
 namespace banksim {
 
-/// The student's file did not compile. what() is a short summary naming file:line; diagnostics()
-/// has clang's full output.
+/// The student's file did not compile. what() is a short summary naming the file and line;
+/// diagnostics() has clang's full output.
 class CompileError : public std::runtime_error {
  public:
   CompileError(const std::string& summary, std::string diagnostics)

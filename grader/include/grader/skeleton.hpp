@@ -1,14 +1,14 @@
 // grader/skeleton.hpp - instructors write solutions once; the student's skeletons are generated
-// from them. In a solution, a block
-//     // BEGIN SOLUTION ex04.1: declare the padded tile (~1 line)
+// from them. In a solution, a block (exNN.K names the exercise and the block)
+//     // BEGIN SOLUTION exNN.K: declare the padded tile (~1 line)
 //     __shared__ float tile[kTile][kTile + 1];
 //     // SKELETON: __shared__ float tile[kTile][kTile];
-//     // SKELETON: course_todo("TODO(ex04.1)");
+//     // SKELETON: course_todo("TODO(exNN.K)");
 //     // END SOLUTION
 // becomes, in the skeleton,
-//     // TODO(ex04.1): declare the padded tile (~1 line)
+//     // TODO(exNN.K): declare the padded tile (~1 line)
 //     __shared__ float tile[kTile][kTile];
-//     course_todo("TODO(ex04.1)");
+//     course_todo("TODO(exNN.K)");
 // (`course_todo("TODO(exNN.K)");` alone when the block has no SKELETON lines): code that compiles
 // and fails loudly when run.
 #pragma once
@@ -28,7 +28,7 @@ struct SkeletonResult {
 /// The skeleton of one solution file's text.
 SkeletonResult make_skeleton(const std::string& solution, const std::string& label);
 
-/// For every exercise: solutions/<slug>/<file> -> exercises/<slug>/<file>. With write = false,
+/// For every exercise: solutions/SLUG/FILE -> exercises/SLUG/FILE. With write = false,
 /// only reports the files that are missing or out of date. Returns one line per such file (or per
 /// error); empty when all is in sync.
 std::vector<std::string> sync_skeletons(const std::filesystem::path& root, bool write);
