@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# One call on the GPU machine (see the device tool's README): builds the course's kernels, checks
+# their results, times them three times (for the speed gates' calibration), reads the Nsight
+# Compute shared-memory counters (kernel totals and per source line), runs compute-sanitizer,
+# and prints a short table last. Everything lands in $OUT (default build/gpu-out):
+#   env.txt timing.txt ncu-metrics.csv ncu-source.csv sanitizer.txt sass-lds.txt summary.txt
+# Never changes the GPU's settings: ncu runs with --clock-control none.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-build/gpu-out}"
+mkdir -p "$OUT"
+bin=/tmp/course_bench
+{ date -u; nvidia-smi; nvcc --version; ncu --version; compute-sanitizer --version; } >"$OUT/env.txt" 2>&1
+echo "== build" | tee "$OUT/summary.txt"
+if ! nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -Xptxas -v -Igrader/include gpu/course_bench.cu \
+     -lcublas -o "$bin" >"$OUT/build.log" 2>&1; then
+  tail -30 "$OUT/build.log"
+  exit 1
+fi
+cuobjdump --dump-sass "$bin" 2>/dev/null | grep -E "Function :|LDS|STS" >"$OUT/sass-lds.txt"
+cat "$OUT/build.log" >>"$OUT/sass-lds.txt"
+echo "== timing (3 runs)"
+: >"$OUT/timing.txt"
+for run in 1 2 3; do
+  echo "### run $run" >>"$OUT/timing.txt"
+  "$bin" --json "/tmp/run$run.jsonl" >>"$OUT/timing.txt" 2>&1
+  cat "/tmp/run$run.jsonl" >>"$OUT/timing.txt"
+done
+echo "== ncu kernel totals"
+metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+metrics=$metrics,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
+metrics=$metrics,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+ncu --clock-control none --metrics "$metrics" --csv "$bin" --profile >"$OUT/ncu-metrics.csv" 2>&1
+echo "== ncu source counters"
+ncu --clock-control none --section SourceCounters --import-source yes -f -o /tmp/prof "$bin" --profile \
+  >/tmp/ncu-src.log 2>&1
+{ ncu -i /tmp/prof.ncu-rep --page source --csv --print-source sass 2>&1 ||
+  ncu -i /tmp/prof.ncu-rep --page source --csv 2>&1; } >"$OUT/ncu-source.csv"
+tail -5 /tmp/ncu-src.log >>"$OUT/ncu-source.csv"
+echo "== compute-sanitizer"
+{ for tool in memcheck racecheck synccheck initcheck; do
+    echo "### $tool"
+    compute-sanitizer --tool "$tool" "$bin" --profile 2>&1 | tail -8
+  done; } >"$OUT/sanitizer.txt"
+{
+  echo "== summary (run 1)"
+  grep -v "^{" "$OUT/timing.txt" | sed -n '/### run 1/,/### run 2/p' | grep -v "###"
+  echo "== ncu: shared wavefronts per instruction, per kernel (profile sizes)"
+  python3 - "$OUT/ncu-metrics.csv" <<'PY'
+import csv, sys, collections
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+head = rows[0]; data = rows[1:]
+ki, mi, vi = head.index("Kernel Name"), head.index("Metric Name"), head.index("Metric Value")
+idi = head.index("ID")
+per = collections.OrderedDict()
+for r in data:
+    per.setdefault((r[idi], r[ki]), {})[r[mi]] = float(r[vi].replace(",", "") or 0)
+for (i, k), m in per.items():
+    ld_i = m.get("smsp__sass_inst_executed_op_shared_ld.sum", 0); st_i = m.get("smsp__sass_inst_executed_op_shared_st.sum", 0)
+    ld_w = m.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 0); st_w = m.get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 0)
+    if ld_i + st_i == 0: continue
+    print("%-60s ld %6.2f wf/inst (%9d inst)  st %6.2f wf/inst (%9d inst)" % (k[:60], ld_w / max(ld_i, 1), ld_i, st_w / max(st_i, 1), st_i))
+PY
+  echo "== sanitizer"
+  grep -E "ERROR SUMMARY|###" "$OUT/sanitizer.txt"
+} | tee -a "$OUT/summary.txt"
