@@ -2,7 +2,7 @@
 // solutions, with cudaMemcpy and cuBLAS SGEMM as ceilings, and checks every result against a CPU
 // reference. One self-contained program (CUDA toolkit + cuBLAS only), so it builds on the bare
 // GPU machine:
-//   nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -Igrader/include gpu/course_bench.cu -lcublas
+//   nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -Iinclude gpu/course_bench.cu -lcublas
 //   ./course_bench            time everything (warm-up, L2 flushed, median of 15 event timings)
 //   ./course_bench --profile  run every kernel once on a small size (for ncu / compute-sanitizer)
 // Run by scripts/gpu-measure.sh, which also reads the Nsight Compute counters.

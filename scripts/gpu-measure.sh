@@ -12,7 +12,7 @@ mkdir -p "$OUT"
 bin=/tmp/course_bench
 { date -u; nvidia-smi; nvcc --version; ncu --version; compute-sanitizer --version; } >"$OUT/env.txt" 2>&1
 echo "== build" | tee "$OUT/summary.txt"
-if ! nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -Xptxas -v -Igrader/include gpu/course_bench.cu \
+if ! nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -Xptxas -v -Iinclude gpu/course_bench.cu \
      -lcublas -o "$bin" >"$OUT/build.log" 2>&1; then
   tail -30 "$OUT/build.log"
   exit 1

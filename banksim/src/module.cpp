@@ -19,6 +19,9 @@
 #include "banksim/banksim.hpp"
 #include "banksim/runtime.hpp"
 
+#ifndef BANKSIM_COURSE_INCLUDE_DIR
+#define BANKSIM_COURSE_INCLUDE_DIR "."
+#endif
 #ifndef BANKSIM_INCLUDE_DIR
 #error "BANKSIM_INCLUDE_DIR must name banksim/include (set by CMake)"
 #endif
@@ -383,6 +386,8 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
       "-asan-instrumentation-with-call-threshold=0", "-mllvm", "-asan-opt=0", "-mllvm",
       "-asan-globals=0", "-mllvm", "-asan-stack=0", "-mllvm", "-asan-use-private-alias=0",
       "-I" + include_dir, "-include", include_dir + "/banksim/cuda_host.hpp",
+      // The course's shared headers (course_todo.h), so exercise files compile as they are.
+      "-I" BANKSIM_COURSE_INCLUDE_DIR,
       "-I" + fs::absolute(cu_file).parent_path().string()};
   for (const auto& f : options.extra_flags) flags.push_back(f);
 

@@ -46,7 +46,7 @@ void write_request(const WorkerRequest& r, const fs::path& dir) {
   req["kind"] = r.kind == ExerciseSpec::Kind::kHost ? "host" : "kernel";
   req["file"] = fs::absolute(r.file).string();
   req["kernel"] = r.kernel;
-  req["include_dirs"] = {(course_root() / "grader" / "include").string()};
+  req["include_dirs"] = {(course_root() / "include").string()};
   req["timed"] = r.timed;
   req["runs"] = json::array();
   for (std::size_t k = 0; k < r.runs.size(); ++k) {
