@@ -64,14 +64,14 @@ namespace demo {
 #include "../lessons/03-strides/stride_throughput.cu"
 }
 
-#define CHECK_CUDA(call)                                                                  \
-  do {                                                                                    \
-    cudaError_t err_ = (call);                                                            \
-    if (err_ != cudaSuccess) {                                                            \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                   \
-                   cudaGetErrorString(err_));                                             \
-      std::exit(1);                                                                       \
-    }                                                                                     \
+#define CHECK_CUDA(call)                                                 \
+  do {                                                                   \
+    cudaError_t err_ = (call);                                           \
+    if (err_ != cudaSuccess) {                                           \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
+                   cudaGetErrorString(err_));                            \
+      std::exit(1);                                                      \
+    }                                                                    \
   } while (0)
 
 namespace {
@@ -150,7 +150,9 @@ void fill_random(const Buffer& b, unsigned seed) {
   CHECK_CUDA(cudaMemcpy(b.p, h.data(), b.bytes, cudaMemcpyHostToDevice));
 }
 
-void poison(const Buffer& b) { CHECK_CUDA(cudaMemset(b.p, 0xff, b.bytes)); }
+void poison(const Buffer& b) {
+  CHECK_CUDA(cudaMemset(b.p, 0xff, b.bytes));
+}
 
 /// out must be in^T with `width` scalars of T per element (n_out_rows x n_out_cols).
 template <typename T>
@@ -179,19 +181,19 @@ void bench_smem() {
   CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   CHECK_CUDA(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
   const double peak_tbs = sms * 128.0 * clock_khz * 1e3 / 1e12;  // 128 B per clock per SM
-  std::printf("# shared-memory peak: %d SMs x 128 B x %.2f GHz = %.1f TB/s\n", sms,
-              clock_khz / 1e6, peak_tbs);
+  std::printf("# shared-memory peak: %d SMs x 128 B x %.2f GHz = %.1f TB/s\n", sms, clock_khz / 1e6,
+              peak_tbs);
   const int blocks = g_profile ? sms : 16 * sms;
   const int iters = g_profile ? 64 : 4096;
   Buffer out(static_cast<size_t>(blocks) * 1024 * sizeof(float));
   char name[64];
   for (int stride : {1, 2, 3, 4, 8, 16, 32, 33}) {
-    const double ms = time_ms([&] {
-      demo::shared_stride_throughput<<<blocks, 1024>>>(out.as<float>(), stride, iters);
-    });
+    const double ms = time_ms(
+        [&] { demo::shared_stride_throughput<<<blocks, 1024>>>(out.as<float>(), stride, iters); });
     const double bytes = 1.0 * blocks * 1024 * iters * 4;
     std::snprintf(name, sizeof name, "stride_%d", stride);
-    if (!g_profile) record("smem-stride", name, ms, "TB/s", bytes / ms / 1e9, peak_tbs, "smem peak");
+    if (!g_profile)
+      record("smem-stride", name, ms, "TB/s", bytes / ms / 1e9, peak_tbs, "smem peak");
   }
   for (int pad : {0, 1}) {
     const double ms = time_ms([&] {
@@ -214,11 +216,11 @@ void bench_transposes() {
   const long n = g_profile ? 256 : 8192;
   Buffer in(n * n * 4), out(n * n * 4);
   fill_random<float>(in, 1);
-  const double copy_ms = time_ms([&] {
-    CHECK_CUDA(cudaMemcpyAsync(out.p, in.p, n * n * 4, cudaMemcpyDeviceToDevice));
-  });
+  const double copy_ms = time_ms(
+      [&] { CHECK_CUDA(cudaMemcpyAsync(out.p, in.p, n * n * 4, cudaMemcpyDeviceToDevice)); });
   const double copy_gbs = 2.0 * n * n * 4 / copy_ms / 1e6;
-  if (!g_profile) record("transpose", "cudaMemcpy D2D", copy_ms, "GB/s", copy_gbs, copy_gbs, "memcpy");
+  if (!g_profile)
+    record("transpose", "cudaMemcpy D2D", copy_ms, "GB/s", copy_gbs, copy_gbs, "memcpy");
   const dim3 grid((n + 31) / 32, (n + 31) / 32), block(32, 8);
   struct K {
     const char* name;
@@ -231,7 +233,8 @@ void bench_transposes() {
     poison(out);
     const double ms = time_ms([&] { k.fn<<<grid, block>>>(out.as<float>(), in.as<float>(), n); });
     check_transpose<float>(k.name, in, out, n, n, 1);
-    if (!g_profile) record("transpose", k.name, ms, "GB/s", 2.0 * n * n * 4 / ms / 1e6, copy_gbs, "memcpy");
+    if (!g_profile)
+      record("transpose", k.name, ms, "GB/s", 2.0 * n * n * 4 / ms / 1e6, copy_gbs, "memcpy");
   }
   // Exercise 02: n x 32 -> 32 x n.
   const long rows = g_profile ? 1000 : (1L << 21);
@@ -241,9 +244,11 @@ void bench_transposes() {
     poison(out2);
     const double ms = time_ms([&] {
       if (v == 0) {
-        base02::transpose_n_by_32_naive<<<(rows + 31) / 32, dim3(32, 32)>>>(out2.as<float>(), in2.as<float>(), rows);
+        base02::transpose_n_by_32_naive<<<(rows + 31) / 32, dim3(32, 32)>>>(out2.as<float>(),
+                                                                            in2.as<float>(), rows);
       } else {
-        sol02::transpose_n_by_32<<<(rows + 31) / 32, dim3(32, 32)>>>(out2.as<float>(), in2.as<float>(), rows);
+        sol02::transpose_n_by_32<<<(rows + 31) / 32, dim3(32, 32)>>>(out2.as<float>(),
+                                                                     in2.as<float>(), rows);
       }
     });
     check_transpose<float>(v ? "ex02 solution" : "ex02 baseline", in2, out2, rows, 32, 1);
@@ -310,14 +315,16 @@ void bench_complex() {
     const unsigned grid = static_cast<unsigned>((n - 1 + 255) / 256);
     const double ms = time_ms([&] {
       if (v == 0) {
-        base03::complex_neighbour_diff_interleaved<<<grid, 256>>>(out.as<float>(), in.as<float>(), n);
+        base03::complex_neighbour_diff_interleaved<<<grid, 256>>>(out.as<float>(), in.as<float>(),
+                                                                  n);
       } else {
         sol03::complex_neighbour_diff<<<grid, 256>>>(out.as<float>(), in.as<float>(), n);
       }
     });
     CHECK_CUDA(cudaMemcpy(got.data(), out.p, out.bytes, cudaMemcpyDeviceToHost));
     long wrong = 0;
-    for (long i = 0; i + 1 < n; ++i) wrong += !(std::fabs(got[i] - ref[i]) <= 1e-6f + 1e-5f * std::fabs(ref[i]));
+    for (long i = 0; i + 1 < n; ++i)
+      wrong += !(std::fabs(got[i] - ref[i]) <= 1e-6f + 1e-5f * std::fabs(ref[i]));
     if (wrong) {
       std::printf("CHECK FAILED: ex03 %s: %ld wrong\n", v ? "solution" : "baseline", wrong);
       ++g_failures;
@@ -347,7 +354,8 @@ void bench_gemm() {
                 &zero, cref.as<float>(), n);
   });
   const double blas_tf = flops / blas_ms / 1e9;
-  if (!g_profile) record("gemm", "cublasSgemm (pedantic fp32)", blas_ms, "TFLOP/s", blas_tf, blas_tf, "cuBLAS");
+  if (!g_profile)
+    record("gemm", "cublasSgemm (pedantic fp32)", blas_ms, "TFLOP/s", blas_tf, blas_tf, "cuBLAS");
   std::vector<float> r(1L * n * n), g(1L * n * n);
   CHECK_CUDA(cudaMemcpy(r.data(), cref.p, cref.bytes, cudaMemcpyDeviceToHost));
   const dim3 grid(n / 32, n / 32), block(32, 32);
@@ -355,7 +363,8 @@ void bench_gemm() {
     poison(c);
     const double ms = time_ms([&] {
       if (v == 0) {
-        base05::gemm_abt_naive<<<grid, block>>>(c.as<float>(), a.as<float>(), b.as<float>(), n, n, n);
+        base05::gemm_abt_naive<<<grid, block>>>(c.as<float>(), a.as<float>(), b.as<float>(), n, n,
+                                                n);
       } else {
         sol05::gemm_abt<<<grid, block>>>(c.as<float>(), a.as<float>(), b.as<float>(), n, n, n);
       }
@@ -368,7 +377,8 @@ void bench_gemm() {
     }
     const double rel = std::sqrt(num / den);
     if (!(rel < 1e-5)) {
-      std::printf("CHECK FAILED: gemm %s: relative error %.3g vs cuBLAS\n", v ? "solution" : "baseline", rel);
+      std::printf("CHECK FAILED: gemm %s: relative error %.3g vs cuBLAS\n",
+                  v ? "solution" : "baseline", rel);
       ++g_failures;
     }
     if (!g_profile) {

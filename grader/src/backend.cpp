@@ -1,6 +1,8 @@
 // backend.cpp - running a worker child process with limits, and the CPU backend (banksim).
 #include "grader/backend.hpp"
 
+#include "backend_internal.hpp"
+
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
@@ -21,7 +23,7 @@ namespace grader {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace {
+namespace internal {
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -127,12 +129,10 @@ void read_outcome(const WorkerRequest& r, const fs::path& dir, WorkerOutcome& ou
   }
 }
 
-/// Runs argv in a child process (own process group, memory limit, stdout+stderr to a file),
-/// killing it after `seconds`.
 void run_child(const std::vector<std::string>& argv, const fs::path& dir, const Limits& limits,
-               WorkerOutcome& out) {
+               WorkerOutcome& out, const std::string& log_name) {
   const auto start = std::chrono::steady_clock::now();
-  const fs::path log = dir / "output.log";
+  const fs::path log = dir / log_name;
   const pid_t pid = fork();
   if (pid == 0) {
     setpgid(0, 0);
@@ -173,6 +173,11 @@ void run_child(const std::vector<std::string>& argv, const fs::path& dir, const 
   const std::string text = read_file(log);
   out.output_tail = text.size() > 4000 ? text.substr(text.size() - 4000) : text;
 }
+
+}  // namespace internal
+
+namespace {
+using namespace internal;
 
 class CpuBackend : public Backend {
  public:

@@ -93,6 +93,7 @@ std::vector<ExerciseSpec> make_table() {
                  buffer("in", false, Elem::kF32, [](const Size& s) { return 32 * s.n; })};
     e.args = {buf(0), buf(1), scalar(n_of)};
     e.sizes = {n_size(256), n_size(70), n_size(5)};
+    e.gpu_timing_size = n_size(1 << 20);
     e.launch = [](const Size& s) {
       Launch l;
       l.grid[0] = ceil_div(s.n, kTile);
@@ -124,6 +125,7 @@ std::vector<ExerciseSpec> make_table() {
                  buffer("in", false, Elem::kF32, [](const Size& s) { return 2 * s.n; })};
     e.args = {buf(0), buf(1), scalar(n_of)};
     e.sizes = {n_size(4097), n_size(1000), n_size(2)};
+    e.gpu_timing_size = n_size(1 << 24);
     e.launch = [](const Size& s) {
       Launch l;
       l.grid[0] = ceil_div(s.n - 1, 256);
@@ -163,6 +165,7 @@ std::vector<ExerciseSpec> make_table() {
     e.buffers = {buffer("out", true, Elem::kF32, nn), buffer("in", false, Elem::kF32, nn)};
     e.args = {buf(0), buf(1), scalar(n_of)};
     e.sizes = {n_size(512), n_size(70), n_size(33)};
+    e.gpu_timing_size = n_size(4096);
     e.launch = [](const Size& s) {
       Launch l;
       l.grid[0] = l.grid[1] = ceil_div(s.n, kTile);
@@ -202,6 +205,7 @@ std::vector<ExerciseSpec> make_table() {
     e.sizes = {Size{"m=n=k=128", 128, 128, 128}, Size{"m=40 n=36 k=70", 40, 36, 70},
                Size{"m=1 n=33 k=5", 1, 33, 5}};
     // Size fields: n = columns of C (rows of B), m = rows of C, k = the reduction length.
+    e.gpu_timing_size = Size{"m=n=k=2048", 2048, 2048, 2048};
     e.launch = [](const Size& s) {
       Launch l;
       l.grid[0] = ceil_div(s.n, kTile);
@@ -245,6 +249,7 @@ std::vector<ExerciseSpec> make_table() {
     e.buffers = {buffer("out", true, Elem::kF32, nn4), buffer("in", false, Elem::kF32, nn4)};
     e.args = {buf(0), buf(1), scalar(n_of)};
     e.sizes = {n_size(256), n_size(70), n_size(9)};
+    e.gpu_timing_size = n_size(2048);
     e.launch = [](const Size& s) {
       Launch l;
       l.grid[0] = ceil_div(s.n, 8);
@@ -278,6 +283,7 @@ std::vector<ExerciseSpec> make_table() {
     e.buffers = {buffer("out", true, Elem::kF64, nn), buffer("in", false, Elem::kF64, nn)};
     e.args = {buf(0), buf(1), scalar(n_of)};
     e.sizes = {n_size(256), n_size(70), n_size(33)};
+    e.gpu_timing_size = n_size(4096);
     e.launch = [](const Size& s) {
       Launch l;
       l.grid[0] = l.grid[1] = ceil_div(s.n, kTile);

@@ -165,7 +165,7 @@ std::string lane_list(const std::vector<int>& lanes) {
 }
 
 RunRequest make_run(const ExerciseSpec& spec, const Size& size, std::mt19937_64& rng,
-                    Buffers* expected, Buffers* inputs) {
+                    Buffers* expected, Buffers* inputs, bool with_reference = true) {
   RunRequest run;
   run.launch = spec.launch(size);
   run.args = spec.args;
@@ -181,7 +181,7 @@ RunRequest make_run(const ExerciseSpec& spec, const Size& size, std::mt19937_64&
   }
   *inputs = run.buffers;
   *expected = run.buffers;
-  spec.reference(size, *expected);
+  if (with_reference) spec.reference(size, *expected);
   return run;
 }
 
@@ -414,7 +414,7 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
   WorkerRequest student;
   student.file = file;
   student.kernel = spec.kernel;
-  student.timed = backend.mode() == "gpu";
+  const bool gpu = backend.mode() == "gpu";
   std::vector<Buffers> expected(spec.sizes.size());
   std::vector<Buffers> inputs(spec.sizes.size());
   for (std::size_t k = 0; k < spec.sizes.size(); ++k) {
@@ -426,6 +426,8 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
   for (std::size_t k = 0; k < student.runs.size(); ++k) {
     WorkerRequest one = student;
     one.runs = {student.runs[k]};
+    one.profile = gpu && k == 0;                         // counters at the measured size
+    one.sanitize = gpu && k + 1 == student.runs.size();  // sanitizers at the smallest
     const fs::path sdir = options.work_dir / fmt::format("{}-student-{}", spec.slug, k);
     fs::remove_all(sdir);
     fs::create_directories(sdir);
@@ -530,13 +532,34 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
   WorkerRequest base;
   base.file = course_root() / spec.baseline_file;
   base.kernel = spec.baseline_kernel;
-  base.timed = student.timed;
+  base.profile = gpu;
   base.runs.push_back(student.runs[0]);
   const fs::path bdir = options.work_dir / (spec.slug + "-baseline");
   fs::remove_all(bdir);
   fs::create_directories(bdir);
   const WorkerOutcome bw = backend.run(base, bdir, Limits{90.0});
   const bool have_base = bw.compiled && !bw.runs.empty() && bw.runs[0].ran;
+
+  // GPU: time student and baseline against each other at a size that fills the GPU, same inputs.
+  double student_ms = -1.0;
+  double base_ms = -1.0;
+  if (gpu && have_base) {
+    Buffers unused_expected;
+    Buffers unused_inputs;
+    WorkerRequest timing;
+    timing.timed = true;
+    timing.runs.push_back(make_run(spec, spec.gpu_timing_size, rng, &unused_expected,
+                                   &unused_inputs, /*with_reference=*/false));
+    for (int who = 0; who < 2; ++who) {
+      timing.file = who == 0 ? file : course_root() / spec.baseline_file;
+      timing.kernel = who == 0 ? spec.kernel : spec.baseline_kernel;
+      const fs::path tdir = options.work_dir / fmt::format("{}-timing-{}", spec.slug, who);
+      fs::remove_all(tdir);
+      fs::create_directories(tdir);
+      const WorkerOutcome tw = backend.run(timing, tdir, Limits{120.0});
+      (who == 0 ? student_ms : base_ms) = tw.runs.empty() ? -1.0 : tw.runs[0].median_ms;
+    }
+  }
 
   const json& rep = w.runs[0].report;
   const Totals st = totals(rep);
@@ -546,8 +569,11 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
   result.conflicts_summary = fmt::format("{:.2f}x (baseline {:.2f}x)", student_ways, base_ways);
 
   // Conflicts: every shared access of the kernel at its ideal wavefronts.
+  // On a GPU the counters include arbitration noise (a conflict-free kernel can read 1.01x its
+  // ideal): allow 5% there; banksim's counts are exact.
+  const double allowed_ways = backend.mode() == "gpu" ? 1.05 : 1.0;
   const json* worst = nullptr;
-  double worst_ways = 1.0;
+  double worst_ways = allowed_ways;
   static const json kNoSites = json::array();
   const json& sites = rep.contains("sites") ? rep.at("sites") : kNoSites;
   for (const auto& s : sites) {
@@ -567,7 +593,10 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
                                 "(the baseline needs {:.2f}x its ideal)",
                                 st.wavefronts, st.load_requests + st.store_requests, base_ways));
   } else {
-    const bankmodel::Analysis a = bankmodel::analyze(request_from(worst->at("worst")));
+    const bool has_request = worst->contains("worst");
+    const bankmodel::Analysis a =
+        has_request ? bankmodel::analyze(request_from(worst->at("worst")))
+                    : bankmodel::analyze(bankmodel::Request(bankmodel::Op::kLoad, 4));
     std::string bank_text;
     for (const auto& phase : a.phases) {
       const int b = phase.worst_bank();
@@ -579,24 +608,27 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
       }
     }
     const std::string src = worst->value("source", "");
+    const int wline = worst->value("line", 0);
     fail(conflicts,
-         fmt::format("line {}: `{}` ({} of {} bytes) is {:.2g}-way: {:.2f} wavefronts per request, "
+         fmt::format("{}: `{}` ({} of {} bytes) is {:.2g}-way: {:.2f} wavefronts per request, "
                      "ideal {:.2f}{}; try: {}",
-                     worst->value("line", 0), src.size() > 60 ? src.substr(0, 57) + "..." : src,
-                     worst->value("op", ""), worst->value("bytes", 0), worst_ways,
+                     wline > 0 ? "line " + std::to_string(wline)
+                               : std::string("instruction (Nsight Compute)"),
+                     src.size() > 60 ? src.substr(0, 57) + "..." : src, worst->value("op", ""),
+                     worst->value("bytes", 0), worst_ways,
                      worst->value("wavefronts_per_request", 0.0),
                      worst->value("ideal", 0.0) / std::max(1.0, worst->value("requests", 1.0)),
                      bank_text, spec.conflict_hint),
-         options.verbose ? bankmodel::render_text(
-                               a, fmt::format("{}:{}: {}", spec.file, worst->value("line", 0), src))
-                         : "");
+         options.verbose && has_request
+             ? bankmodel::render_text(a, fmt::format("{}:{}: {}", spec.file, wline, src))
+             : "");
   }
   if (options.verbose && conflicts.passed) {
     // The bank picture of the access the exercise is about: the baseline's worst line.
     const json& base_sites =
         have_base && bw.runs[0].report.contains("sites") ? bw.runs[0].report.at("sites") : kNoSites;
     for (const auto& s : base_sites) {
-      if (s.value("wavefronts", 0.0) > s.value("ideal", 0.0)) {
+      if (s.value("wavefronts", 0.0) > s.value("ideal", 0.0) && s.contains("worst")) {
         conflicts.detail =
             "The baseline's conflicting access, now fixed:\n" +
             bankmodel::render_text(bankmodel::analyze(request_from(s.at("worst"))),
@@ -611,15 +643,13 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
   if (!have_base) {
     fail(speed, "the baseline kernel could not be run: " +
                     (bw.compile_message.empty() ? child_message(bw) : bw.compile_message));
-  } else if (backend.mode() == "gpu") {
-    const double sb = bw.runs[0].median_ms;
-    const double ss = w.runs[0].median_ms;
-    const double ratio = ss > 0 ? sb / ss : 0.0;
+  } else if (gpu) {
+    const double ratio = student_ms > 0 && base_ms > 0 ? base_ms / student_ms : 0.0;
     result.speedup_summary = fmt::format("{:.2f}x", ratio);
     const std::string m = fmt::format(
-        "timed speed-up {:.2f}x over the baseline ({:.3f} ms vs {:.3f} "
-        "ms, median), needs {:.2f}x",
-        ratio, sb, ss, spec.gpu_min_speedup);
+        "timed on the GPU at {}: {:.2f}x faster than the baseline ({:.4f} ms vs {:.4f} ms, "
+        "median of 15, L2 flushed), needs {:.2f}x",
+        spec.gpu_timing_size.label, ratio, base_ms, student_ms, spec.gpu_min_speedup);
     if (ratio >= spec.gpu_min_speedup)
       pass(speed, m);
     else

@@ -131,7 +131,11 @@ int run_kernels(const json& req) {
 int run_host(const json& req) {
   const std::string file = req.at("file").get<std::string>();
   const fs::path so = g_dir / "host.so";
-  std::string cmd = "clang++ -std=c++17 -O1 -g -fPIC -shared";
+  // clang++ as everywhere else; on a GPU machine without it, the C++ compiler nvcc uses.
+  const char* cxx = std::system("command -v clang++ >/dev/null 2>&1") == 0 ? "clang++"
+                    : std::system("command -v g++ >/dev/null 2>&1") == 0   ? "g++"
+                                                                           : "c++";
+  std::string cmd = std::string(cxx) + " -std=c++17 -O1 -g -fPIC -shared";
   for (const auto& inc : req.value("include_dirs", json::array())) {
     cmd += " -I'" + inc.get<std::string>() + "'";
   }

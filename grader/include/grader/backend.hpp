@@ -29,7 +29,9 @@ struct WorkerRequest {
   std::string kernel;
   std::vector<RunRequest> runs;
   std::vector<std::array<long long, 32>> host_cases;
-  bool timed = false;  ///< GPU: also time each run (for the speed gate)
+  bool timed = false;     ///< GPU: also time each run (for the speed gate)
+  bool profile = false;   ///< GPU: read the hardware counters (Nsight Compute)
+  bool sanitize = false;  ///< GPU: run compute-sanitizer (memcheck, racecheck)
 };
 
 struct RunOutcome {

@@ -73,6 +73,9 @@ struct ExerciseSpec {
   std::vector<ArgSpec> args;
   /// Sizes checked for correctness; sizes[0] is also the one measured for conflicts and speed.
   std::vector<Size> sizes;
+  /// GPU mode only: a size large enough to fill the GPU, at which baseline and solution are timed
+  /// against each other (outputs not compared: its CPU reference would be too slow).
+  Size gpu_timing_size;
   std::function<Launch(const Size&)> launch;
   /// Fills the input buffers (outputs are poisoned by the grader).
   std::function<void(const Size&, Buffers&, std::mt19937_64&)> make_inputs;
