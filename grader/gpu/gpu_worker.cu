@@ -61,10 +61,12 @@ void write_report(int run, bool completed, const std::string& reason) {
 /// Stops the process on a CUDA error: a kernel fault leaves the context unusable.
 void check(cudaError_t err, int run, const char* what) {
   if (err == cudaSuccess) return;
-  const std::string reason = std::string("the kernel failed on the GPU: ") + what + ": " +
-                             cudaGetErrorString(err) +
-                             " (an out-of-bounds access, a trap such as an unfilled TODO, or an "
-                             "invalid launch)";
+  const bool kernel = std::strcmp(what, "kernel") == 0 || std::strcmp(what, "launch") == 0;
+  const std::string reason =
+      std::string(kernel ? "the kernel failed on the GPU: " : "CUDA error: ") + what + ": " +
+      cudaGetErrorString(err) +
+      (kernel ? " (an out-of-bounds access, a trap such as an unfilled TODO, or an invalid launch)"
+              : "");
   std::fprintf(stderr, "gpu_worker: %s\n", reason.c_str());
   if (run >= 0) write_report(run, false, reason);
   std::exit(1);

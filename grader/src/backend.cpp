@@ -136,8 +136,10 @@ void run_child(const std::vector<std::string>& argv, const fs::path& dir, const 
   const pid_t pid = fork();
   if (pid == 0) {
     setpgid(0, 0);
-    rlimit mem{limits.memory_bytes, limits.memory_bytes};
-    setrlimit(RLIMIT_AS, &mem);
+    if (limits.memory_bytes != 0) {  // 0: no limit (a CUDA context reserves huge address space)
+      rlimit mem{limits.memory_bytes, limits.memory_bytes};
+      setrlimit(RLIMIT_AS, &mem);
+    }
     rlimit core{0, 0};
     setrlimit(RLIMIT_CORE, &core);
     const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);

@@ -162,13 +162,16 @@ class GpuBackend : public Backend {
   }
 
   WorkerOutcome run(const WorkerRequest& request, const fs::path& dir,
-                    const Limits& limits) const override {
+                    const Limits& cpu_limits) const override {
+    // The time limit holds; an address-space limit would break CUDA (its context reserves far
+    // more virtual memory than it uses), so GPU children run without one.
+    const Limits limits{cpu_limits.seconds, 0};
     WorkerOutcome out;
     if (request.kind == ExerciseSpec::Kind::kHost) {
       // Host exercises have no kernel: the CPU worker grades them the same way on any machine.
       WorkerOutcome w;
       write_request(request, dir);
-      run_child({(self_dir() / "grade_worker").string(), dir.string()}, dir, limits, w);
+      run_child({(self_dir() / "grade_worker").string(), dir.string()}, dir, cpu_limits, w);
       read_outcome(request, dir, w);
       return w;
     }

@@ -56,7 +56,7 @@ struct WorkerOutcome {
 
 struct Limits {
   double seconds = 120.0;
-  std::size_t memory_bytes = std::size_t{8} << 30;
+  std::size_t memory_bytes = std::size_t{8} << 30;  ///< address-space limit; 0 = none
 };
 
 class Backend {
