@@ -22,6 +22,12 @@
 #include <string>
 #include <vector>
 
+// Without the grader's -D flags (e.g. in CI's compile-only check of every .cu file) it builds
+// around exercise 04's solution.
+#ifndef COURSE_STUDENT_FILE
+#define COURSE_STUDENT_FILE "../../solutions/04-padding-transpose/transpose.cu"
+#define COURSE_KERNEL transpose_tiled
+#endif
 #include COURSE_STUDENT_FILE
 
 namespace {
