@@ -9,7 +9,8 @@
 #       EDITION=instructor   with solutions and grading specs: build/docs-instructor/html
 #   make test            build everything and run the whole test suite (CTest)
 #   make build           configure + build only
-#   make bench           run the Google Benchmark programs (JSON in build/bench/)
+#   make bench           Google Benchmark programs: banksim's speed, and on a GPU every lesson
+#                        kernel against cudaMemcpy / cuBLAS (JSON in build/bench/)
 #   make lint            clang-tidy over the C++ sources
 #   make format          reformat the sources with clang-format
 # Variables: BUILD_DIR (default build), JOBS (parallel build/test jobs).
@@ -60,6 +61,11 @@ bench: deps-bench $(BUILD_DIR)/build.ninja
 	@mkdir -p $(BUILD_DIR)/bench
 	@$(BUILD_DIR)/bin/bench_banksim --benchmark_out=$(BUILD_DIR)/bench/banksim.json \
 	  --benchmark_out_format=json $(BENCH_FLAGS)
+	@if nvidia-smi -L >/dev/null 2>&1; then \
+	  cmake --build $(BUILD_DIR) -j $(JOBS) --target bench_gpu && \
+	  $(BUILD_DIR)/bin/bench_gpu --benchmark_out=$(BUILD_DIR)/bench/gpu.json \
+	    --benchmark_out_format=json $(BENCH_FLAGS); \
+	else echo "make bench: no GPU here (nvidia-smi -L failed): GPU benchmarks skipped"; fi
 
 lint: build
 	@git ls-files '*.cpp' | grep -v '^tests/corpus/' | xargs clang-tidy -p $(BUILD_DIR) --quiet

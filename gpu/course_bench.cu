@@ -20,49 +20,7 @@
 
 #include "course_todo.h"
 
-// The kernels, from the repository's own files (each in a namespace: they share constant names).
-namespace base02 {
-#include "../lessons/02-column-read/column_read.cu"
-}
-namespace sol02 {
-#include "../solutions/02-column-read/transpose_rows.cu"
-}
-namespace base03 {
-#include "../lessons/03-strides/strides.cu"
-}
-namespace sol03 {
-#include "../solutions/03-strides/complex_diff.cu"
-}
-namespace base04 {
-#include "../lessons/04-padding-transpose/transpose_naive.cu"
-}
-namespace sol04 {
-#include "../solutions/04-padding-transpose/transpose.cu"
-}
-namespace corpus {
-#include "../tests/corpus/transpose.cu"
-}
-namespace base05 {
-#include "../lessons/05-gemm-tile/gemm_naive.cu"
-}
-namespace sol05 {
-#include "../solutions/05-gemm-tile/gemm_abt.cu"
-}
-namespace base06 {
-#include "../lessons/06-xor-swizzle/transpose_float4_naive.cu"
-}
-namespace sol06 {
-#include "../solutions/06-xor-swizzle/transpose_float4.cu"
-}
-namespace base07 {
-#include "../lessons/07-wide-accesses/wide.cu"
-}
-namespace sol07 {
-#include "../solutions/07-wide-accesses/transpose_double.cu"
-}
-namespace demo {
-#include "../lessons/03-strides/stride_throughput.cu"
-}
+#include "course_kernels.cuh"
 
 #define CHECK_CUDA(call)                                                 \
   do {                                                                   \
@@ -232,6 +190,25 @@ void bench_transposes() {
   for (const auto& k : ks) {
     poison(out);
     const double ms = time_ms([&] { k.fn<<<grid, block>>>(out.as<float>(), in.as<float>(), n); });
+    check_transpose<float>(k.name, in, out, n, n, 1);
+    if (!g_profile)
+      record("transpose", k.name, ms, "GB/s", 2.0 * n * n * 4 / ms / 1e6, copy_gbs, "memcpy");
+  }
+  // Tuned padded transposes (lesson 04, going further): tile and threads per tile.
+  struct T {
+    const char* name;
+    void (*fn)(float*, const float*, int);
+    int tile, rows;
+  } tuned[] = {{"tuned<32,8>", fast::transpose_padded_tuned<32, 8>, 32, 8},
+               {"tuned<32,16>", fast::transpose_padded_tuned<32, 16>, 32, 16},
+               {"tuned<32,32>", fast::transpose_padded_tuned<32, 32>, 32, 32},
+               {"tuned<64,4>", fast::transpose_padded_tuned<64, 4>, 64, 4},
+               {"tuned<64,8>", fast::transpose_padded_tuned<64, 8>, 64, 8},
+               {"tuned<64,16>", fast::transpose_padded_tuned<64, 16>, 64, 16}};
+  for (const auto& k : tuned) {
+    poison(out);
+    const dim3 g((n + k.tile - 1) / k.tile, (n + k.tile - 1) / k.tile), b(k.tile, k.rows);
+    const double ms = time_ms([&] { k.fn<<<g, b>>>(out.as<float>(), in.as<float>(), n); });
     check_transpose<float>(k.name, in, out, n, n, 1);
     if (!g_profile)
       record("transpose", k.name, ms, "GB/s", 2.0 * n * n * 4 / ms / 1e6, copy_gbs, "memcpy");
