@@ -51,3 +51,6 @@ namespace demo {
 namespace fast {
 #include "../lessons/04-padding-transpose/transpose_fast.cu"
 }
+namespace fast05 {
+#include "../lessons/05-gemm-tile/gemm_fast.cu"
+}

@@ -254,6 +254,38 @@ TEST_CASE("corpus: tiled GEMM A*B^T is correct; unpadded B tile is 32-way, padde
   }
 }
 
+TEST_CASE("lesson 05 register-blocked GEMM: correct, every shared access conflict-free",
+          "[banksim]") {
+  const int m = 128, n = 256, k = 64;
+  const auto a = random_floats(m * k, 11);
+  const auto b = random_floats(n * k, 12);
+  DeviceBuffer da = upload(a);
+  DeviceBuffer db = upload(b);
+  DeviceBuffer c(m * n * sizeof(float));
+  banksim::CompileOptions o;
+  o.kernels = {"gemm_abt_register_blocked"};
+  const Module fast = Module::compile("lessons/05-gemm-tile/gemm_fast.cu", o);
+  const auto r = fast.launch("gemm_abt_register_blocked", {{2, 1}, {256}},
+                             {c, da, db, Arg::scalar(m), Arg::scalar(n), Arg::scalar(k)});
+  CHECK(r.problems.empty());
+  double max_err = 0;
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      double ref = 0;
+      for (int kk = 0; kk < k; ++kk) ref += static_cast<double>(a[i * k + kk]) * b[j * k + kk];
+      max_err = std::max(max_err, std::abs(ref - c.as<float>()[i * n + j]));
+    }
+  }
+  CHECK(max_err < 1e-4);
+  bool saw16 = false;
+  for (const auto& l : r.lines) {
+    INFO("line " << l.line << ": " << l.source);
+    CHECK(l.wavefronts == l.ideal);
+    saw16 = saw16 || l.bytes == 16;
+  }
+  CHECK(saw16);
+}
+
 TEST_CASE("corpus: reductions: interleaved addressing conflicts, sequential does not",
           "[banksim]") {
   const auto input = random_floats(4 * 256, 3);
