@@ -63,9 +63,32 @@ Size n_size(long long n) {
   return Size{"n=" + std::to_string(n), n, 0, 0};
 }
 
+/// The common parts of an n x n transpose exercise (04, 06, 07): buffers out (written) and in of
+/// n*n elements of `width` scalars of T, arguments (out, in, n), a grid of tiles of
+/// tile_cols x tile_rows elements, random inputs and the CPU reference.
+template <typename T>
+void square_transpose(ExerciseSpec& e, int width, unsigned tile_cols, unsigned tile_rows,
+                      unsigned block_x, unsigned block_y) {
+  const Elem elem = sizeof(T) == 8 ? Elem::kF64 : Elem::kF32;
+  const auto count = [width](const Size& s) { return static_cast<std::size_t>(width * s.n * s.n); };
+  e.buffers = {buffer("out", true, elem, count), buffer("in", false, elem, count)};
+  e.args = {buf(0), buf(1), scalar([](const Size& s) { return s.n; })};
+  e.launch = [=](const Size& s) {
+    Launch l;
+    l.grid[0] = ceil_div(s.n, tile_cols);
+    l.grid[1] = ceil_div(s.n, tile_rows);
+    l.block[0] = block_x;
+    l.block[1] = block_y;
+    return l;
+  };
+  e.make_inputs = [](const Size&, Buffers& b, std::mt19937_64& rng) { fill_uniform<T>(b[1], rng); };
+  e.reference = [width](const Size& s, Buffers& b) {
+    transpose_reference<T>(b[1], b[0], s.n, s.n, width);
+  };
+}
+
 std::vector<ExerciseSpec> make_table() {
   std::vector<ExerciseSpec> t;
-  const auto nn = [](const Size& s) { return static_cast<std::size_t>(s.n * s.n); };
   const auto n_of = [](const Size& s) { return s.n; };
 
   {  // 01: host C++, graded against the bank model on random requests.
@@ -162,23 +185,9 @@ std::vector<ExerciseSpec> make_table() {
     e.kernel = "transpose_tiled";
     e.baseline_file = "lessons/04-padding-transpose/transpose_naive.cu";
     e.baseline_kernel = "transpose_tiled_naive";
-    e.buffers = {buffer("out", true, Elem::kF32, nn), buffer("in", false, Elem::kF32, nn)};
-    e.args = {buf(0), buf(1), scalar(n_of)};
+    square_transpose<float>(e, 1, kTile, kTile, kTile, 8);
     e.sizes = {n_size(512), n_size(70), n_size(33)};
     e.gpu_timing_size = n_size(4096);
-    e.launch = [](const Size& s) {
-      Launch l;
-      l.grid[0] = l.grid[1] = ceil_div(s.n, kTile);
-      l.block[0] = kTile;
-      l.block[1] = 8;
-      return l;
-    };
-    e.make_inputs = [](const Size&, Buffers& b, std::mt19937_64& rng) {
-      fill_uniform<float>(b[1], rng);
-    };
-    e.reference = [](const Size& s, Buffers& b) {
-      transpose_reference<float>(b[1], b[0], s.n, s.n, 1);
-    };
     e.cpu_min_wavefront_ratio = 8.0;
     e.gpu_min_speedup = 1.8;  // H200: 2.191-2.201x
     e.conflict_hint = "pad each tile row by one float: tile[32][33]";
@@ -245,25 +254,9 @@ std::vector<ExerciseSpec> make_table() {
     e.kernel = "transpose_float4";
     e.baseline_file = "lessons/06-xor-swizzle/transpose_float4_naive.cu";
     e.baseline_kernel = "transpose_float4_naive";
-    const auto nn4 = [](const Size& s) { return static_cast<std::size_t>(4 * s.n * s.n); };
-    e.buffers = {buffer("out", true, Elem::kF32, nn4), buffer("in", false, Elem::kF32, nn4)};
-    e.args = {buf(0), buf(1), scalar(n_of)};
+    square_transpose<float>(e, 4, 8, 32, 8, 32);  // tiles of 32 rows x 8 float4
     e.sizes = {n_size(256), n_size(70), n_size(9)};
     e.gpu_timing_size = n_size(2048);
-    e.launch = [](const Size& s) {
-      Launch l;
-      l.grid[0] = ceil_div(s.n, 8);
-      l.grid[1] = ceil_div(s.n, 32);
-      l.block[0] = 8;
-      l.block[1] = 32;
-      return l;
-    };
-    e.make_inputs = [](const Size&, Buffers& b, std::mt19937_64& rng) {
-      fill_uniform<float>(b[1], rng);
-    };
-    e.reference = [](const Size& s, Buffers& b) {
-      transpose_reference<float>(b[1], b[0], s.n, s.n, 4);
-    };
     e.cpu_min_wavefront_ratio = 3.0;
     e.gpu_min_speedup = 1.05;  // H200: 1.113-1.121x
     e.conflict_hint =
@@ -280,23 +273,9 @@ std::vector<ExerciseSpec> make_table() {
     e.kernel = "transpose_double";
     e.baseline_file = "lessons/07-wide-accesses/wide.cu";
     e.baseline_kernel = "transpose_double_naive";
-    e.buffers = {buffer("out", true, Elem::kF64, nn), buffer("in", false, Elem::kF64, nn)};
-    e.args = {buf(0), buf(1), scalar(n_of)};
+    square_transpose<double>(e, 1, kTile, kTile, kTile, 8);
     e.sizes = {n_size(256), n_size(70), n_size(33)};
     e.gpu_timing_size = n_size(4096);
-    e.launch = [](const Size& s) {
-      Launch l;
-      l.grid[0] = l.grid[1] = ceil_div(s.n, kTile);
-      l.block[0] = kTile;
-      l.block[1] = 8;
-      return l;
-    };
-    e.make_inputs = [](const Size&, Buffers& b, std::mt19937_64& rng) {
-      fill_uniform<double>(b[1], rng);
-    };
-    e.reference = [](const Size& s, Buffers& b) {
-      transpose_reference<double>(b[1], b[0], s.n, s.n, 1);
-    };
     e.cpu_min_wavefront_ratio = 4.0;
     e.gpu_min_speedup = 1.2;  // H200: 1.332-1.333x
     e.conflict_hint = "pad each row of the double tile by one element: tile[32][33]";
