@@ -254,7 +254,7 @@ TEST_CASE("corpus: tiled GEMM A*B^T is correct; unpadded B tile is 32-way, padde
   }
 }
 
-TEST_CASE("lesson 05 register-blocked GEMM: correct, every shared access conflict-free",
+TEST_CASE("exercise 08 register-blocked GEMM: correct, every shared access conflict-free",
           "[banksim]") {
   const int m = 128, n = 256, k = 64;
   const auto a = random_floats(m * k, 11);
@@ -264,7 +264,7 @@ TEST_CASE("lesson 05 register-blocked GEMM: correct, every shared access conflic
   DeviceBuffer c(m * n * sizeof(float));
   banksim::CompileOptions o;
   o.kernels = {"gemm_abt_register_blocked"};
-  const Module fast = Module::compile("lessons/05-gemm-tile/gemm_fast.cu", o);
+  const Module fast = Module::compile("solutions/08-gemm-register-blocked/gemm_fast.cu", o);
   const auto r = fast.launch("gemm_abt_register_blocked", {{2, 1}, {256}},
                              {c, da, db, Arg::scalar(m), Arg::scalar(n), Arg::scalar(k)});
   CHECK(r.problems.empty());

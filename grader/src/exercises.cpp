@@ -87,6 +87,38 @@ void square_transpose(ExerciseSpec& e, int width, unsigned tile_cols, unsigned t
   };
 }
 
+/// The common parts of a C = A * B^T exercise (05, 08): buffers c (written), a (m x k) and b
+/// (n x k), arguments (c, a, b, m, n, k), random inputs, the CPU reference in double.
+void gemm_abt_operands(ExerciseSpec& e) {
+  e.buffers = {buffer("c", true, Elem::kF32, [](const Size& s) { return s.m * s.n; }),
+               buffer("a", false, Elem::kF32, [](const Size& s) { return s.m * s.k; }),
+               buffer("b", false, Elem::kF32, [](const Size& s) { return s.n * s.k; })};
+  e.args = {buf(0),
+            buf(1),
+            buf(2),
+            scalar([](const Size& s) { return s.m; }),
+            scalar([](const Size& s) { return s.n; }),
+            scalar([](const Size& s) { return s.k; })};
+  e.make_inputs = [](const Size&, Buffers& b, std::mt19937_64& rng) {
+    fill_uniform<float>(b[1], rng);
+    fill_uniform<float>(b[2], rng);
+  };
+  e.reference = [](const Size& s, Buffers& b) {
+    const float* a = as<float>(b[1]);
+    const float* bb = as<float>(b[2]);
+    float* c = as<float>(b[0]);
+    for (long long i = 0; i < s.m; ++i) {
+      for (long long j = 0; j < s.n; ++j) {
+        double acc = 0;
+        for (long long kk = 0; kk < s.k; ++kk) acc += double{a[i * s.k + kk]} * bb[j * s.k + kk];
+        c[i * s.n + j] = static_cast<float>(acc);
+      }
+    }
+  };
+  e.tolerance_abs = 1e-4;
+  e.tolerance_rel = 1e-4;
+}
+
 std::vector<ExerciseSpec> make_table() {
   std::vector<ExerciseSpec> t;
   const auto n_of = [](const Size& s) { return s.n; };
@@ -202,15 +234,7 @@ std::vector<ExerciseSpec> make_table() {
     e.kernel = "gemm_abt";
     e.baseline_file = "lessons/05-gemm-tile/gemm_naive.cu";
     e.baseline_kernel = "gemm_abt_naive";
-    e.buffers = {buffer("c", true, Elem::kF32, [](const Size& s) { return s.m * s.n; }),
-                 buffer("a", false, Elem::kF32, [](const Size& s) { return s.m * s.k; }),
-                 buffer("b", false, Elem::kF32, [](const Size& s) { return s.n * s.k; })};
-    e.args = {buf(0),
-              buf(1),
-              buf(2),
-              scalar([](const Size& s) { return s.m; }),
-              scalar([](const Size& s) { return s.n; }),
-              scalar([](const Size& s) { return s.k; })};
+    gemm_abt_operands(e);
     e.sizes = {Size{"m=n=k=128", 128, 128, 128}, Size{"m=40 n=36 k=70", 40, 36, 70},
                Size{"m=1 n=33 k=5", 1, 33, 5}};
     // Size fields: n = columns of C (rows of B), m = rows of C, k = the reduction length.
@@ -221,22 +245,6 @@ std::vector<ExerciseSpec> make_table() {
       l.grid[1] = ceil_div(s.m, kTile);
       l.block[0] = l.block[1] = kTile;
       return l;
-    };
-    e.make_inputs = [](const Size&, Buffers& b, std::mt19937_64& rng) {
-      fill_uniform<float>(b[1], rng);
-      fill_uniform<float>(b[2], rng);
-    };
-    e.reference = [](const Size& s, Buffers& b) {
-      const float* a = as<float>(b[1]);
-      const float* bb = as<float>(b[2]);
-      float* c = as<float>(b[0]);
-      for (long long i = 0; i < s.m; ++i) {
-        for (long long j = 0; j < s.n; ++j) {
-          double acc = 0;
-          for (long long kk = 0; kk < s.k; ++kk) acc += double{a[i * s.k + kk]} * bb[j * s.k + kk];
-          c[i * s.n + j] = static_cast<float>(acc);
-        }
-      }
     };
     e.tolerance_abs = 1e-4;
     e.tolerance_rel = 1e-4;
@@ -279,6 +287,34 @@ std::vector<ExerciseSpec> make_table() {
     e.cpu_min_wavefront_ratio = 4.0;
     e.gpu_min_speedup = 1.2;  // H200: 1.332-1.333x
     e.conflict_hint = "pad each row of the double tile by one element: tile[32][33]";
+    t.push_back(e);
+  }
+  {  // 08 (stretch): reference solution: 1.08x fewer wavefronts (only the stores conflicted).
+    ExerciseSpec e;
+    e.id = "08";
+    e.slug = "08-gemm-register-blocked";
+    e.title = "Stretch: a register-blocked GEMM with 16-byte shared accesses";
+    e.file = "gemm_fast.cu";
+    e.kernel = "gemm_abt_register_blocked";
+    e.baseline_file = "lessons/08-gemm-register-blocked/gemm_unpadded.cu";
+    e.baseline_kernel = "gemm_abt_register_blocked_unpadded";
+    gemm_abt_operands(e);
+    // The kernel's preconditions: m and n multiples of 128, k a multiple of 8.
+    e.sizes = {Size{"m=n=128 k=64", 128, 128, 64}, Size{"m=256 n=128 k=40", 256, 128, 40},
+               Size{"m=128 n=384 k=8", 128, 384, 8}};
+    e.gpu_timing_size = Size{"m=n=k=4096", 4096, 4096, 4096};
+    e.launch = [](const Size& s) {
+      Launch l;
+      l.grid[0] = ceil_div(s.n, 128);
+      l.grid[1] = ceil_div(s.m, 128);
+      l.block[0] = 256;
+      return l;
+    };
+    e.cpu_min_wavefront_ratio = 1.05;
+    e.gpu_min_speedup = 1.0;
+    e.conflict_hint =
+        "pad each k-row of the tiles by 4 floats (as[8][128 + 4]): rows stay 16-byte aligned and "
+        "the odd lanes' stores move 16 banks over";
     t.push_back(e);
   }
   return t;
