@@ -311,7 +311,9 @@ std::vector<ExerciseSpec> make_table() {
       return l;
     };
     e.cpu_min_wavefront_ratio = 1.05;
-    e.gpu_min_speedup = 1.0;
+    // H200, 3 runs at 4096^3: 1.01-1.02x (3.47 vs 3.52 ms): the stores are a small share of the
+    // shared traffic, so the GPU gate only asks "not slower"; the conflicts gate does the work.
+    e.gpu_min_speedup = 0.95;
     e.conflict_hint =
         "pad each k-row of the tiles by 4 floats (as[8][128 + 4]): rows stay 16-byte aligned and "
         "the odd lanes' stores move 16 banks over";
