@@ -16,60 +16,32 @@
 #include <vector>
 
 #include "../gpu/course_kernels.cuh"
+#include "gpu_harness.cuh"
 
 namespace {
 
-#define CHECK_CUDA(call)                                                               \
-  do {                                                                                 \
-    cudaError_t e_ = (call);                                                           \
-    if (e_ != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                    \
-    }                                                                                  \
-  } while (0)
+#define CHECK_CUDA COURSE_CHECK_CUDA
 
-struct Device {
-  void* p = nullptr;
-  size_t bytes = 0;
-  explicit Device(size_t b) : bytes(b) {
-    CHECK_CUDA(cudaMalloc(&p, b));
-    std::vector<float> h(b / 4);
-    std::mt19937 rng(1);
-    std::uniform_real_distribution<float> d(-1, 1);
-    for (auto& x : h) x = d(rng);
-    CHECK_CUDA(cudaMemcpy(p, h.data(), b, cudaMemcpyHostToDevice));
+/// A device buffer filled with random values (never zeros).
+struct Device : course::DeviceBuffer {
+  explicit Device(size_t bytes) : course::DeviceBuffer(bytes) {
+    course::fill_uniform<float>(*this, 1);
   }
-  ~Device() { cudaFree(p); }
-  template <typename T>
-  T* as() const {
-    return static_cast<T*>(p);
-  }
+  void* const p = data();
 };
 
-/// Times f() once per iteration with CUDA events, after flushing the L2; returns the median.
+/// Times f() once per iteration (course::time_once_ms: CUDA events after an L2 flush); returns
+/// the median in seconds.
 template <typename F>
 double run(benchmark::State& state, F f) {
-  static Device flush(256u << 20);
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
   f();  // warm-up
   CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<double> times;
   for (auto _ : state) {
-    CHECK_CUDA(cudaMemsetAsync(flush.p, 0, flush.bytes));
-    cudaEventRecord(a);
-    f();
-    cudaEventRecord(b);
-    CHECK_CUDA(cudaEventSynchronize(b));
-    CHECK_CUDA(cudaGetLastError());
-    float ms = 0;
-    cudaEventElapsedTime(&ms, a, b);
-    state.SetIterationTime(ms / 1e3);
-    times.push_back(ms / 1e3);
+    const double s = course::time_once_ms(f) / 1e3;
+    state.SetIterationTime(s);
+    times.push_back(s);
   }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
   std::sort(times.begin(), times.end());
   return times.empty() ? 0.0 : times[times.size() / 2];
 }

@@ -22,15 +22,9 @@
 
 #include "course_kernels.cuh"
 
-#define CHECK_CUDA(call)                                                 \
-  do {                                                                   \
-    cudaError_t err_ = (call);                                           \
-    if (err_ != cudaSuccess) {                                           \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-                   cudaGetErrorString(err_));                            \
-      std::exit(1);                                                      \
-    }                                                                    \
-  } while (0)
+#include "gpu_harness.cuh"
+
+#define CHECK_CUDA COURSE_CHECK_CUDA
 
 namespace {
 
@@ -38,53 +32,18 @@ bool g_profile = false;  // --profile: every kernel once, small sizes
 int g_failures = 0;
 std::FILE* g_json = nullptr;
 
-struct Buffer {
-  void* p = nullptr;
-  size_t bytes = 0;
-  explicit Buffer(size_t b) : bytes(b) { CHECK_CUDA(cudaMalloc(&p, b)); }
-  ~Buffer() { cudaFree(p); }
-  template <typename T>
-  T* as() const {
-    return static_cast<T*>(p);
-  }
-};
+using Buffer = course::DeviceBuffer;
 
-// Flushes the 60 MB L2 by writing a buffer several times its size.
-void flush_l2() {
-  static Buffer scratch(256u << 20);
-  CHECK_CUDA(cudaMemsetAsync(scratch.p, 0, scratch.bytes));
-}
-
-/// Median time in ms of `reps` launches of f(), each after an L2 flush, after 2 warm-ups.
+/// Median time in ms (course::median_ms), or one checked launch in --profile mode.
 template <typename F>
-double time_ms(F f, int reps = 15) {
+double time_ms(F f) {
   if (g_profile) {
     f();
     CHECK_CUDA(cudaGetLastError());
     CHECK_CUDA(cudaDeviceSynchronize());
     return 0.0;
   }
-  cudaEvent_t a, b;
-  CHECK_CUDA(cudaEventCreate(&a));
-  CHECK_CUDA(cudaEventCreate(&b));
-  for (int i = 0; i < 2; ++i) f();
-  CHECK_CUDA(cudaGetLastError());
-  std::vector<float> t;
-  for (int i = 0; i < reps; ++i) {
-    flush_l2();
-    CHECK_CUDA(cudaEventRecord(a));
-    f();
-    CHECK_CUDA(cudaEventRecord(b));
-    CHECK_CUDA(cudaEventSynchronize(b));
-    CHECK_CUDA(cudaGetLastError());
-    float ms = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  return t[t.size() / 2];
+  return course::median_ms(f);
 }
 
 void record(const char* group, const char* name, double ms, const char* unit, double value,
@@ -101,24 +60,16 @@ void record(const char* group, const char* name, double ms, const char* unit, do
 
 template <typename T>
 void fill_random(const Buffer& b, unsigned seed) {
-  std::vector<T> h(b.bytes / sizeof(T));
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-  for (auto& x : h) x = static_cast<T>(d(rng));
-  CHECK_CUDA(cudaMemcpy(b.p, h.data(), b.bytes, cudaMemcpyHostToDevice));
-}
-
-void poison(const Buffer& b) {
-  CHECK_CUDA(cudaMemset(b.p, 0xff, b.bytes));
+  course::fill_uniform<T>(b, seed);
 }
 
 /// out must be in^T with `width` scalars of T per element (n_out_rows x n_out_cols).
 template <typename T>
 void check_transpose(const char* what, const Buffer& in, const Buffer& out, long rows_in,
                      long cols_in, int width) {
-  std::vector<T> a(in.bytes / sizeof(T)), b(out.bytes / sizeof(T));
-  CHECK_CUDA(cudaMemcpy(a.data(), in.p, in.bytes, cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(b.data(), out.p, out.bytes, cudaMemcpyDeviceToHost));
+  std::vector<T> a(in.bytes() / sizeof(T)), b(out.bytes() / sizeof(T));
+  CHECK_CUDA(cudaMemcpy(a.data(), in.data(), in.bytes(), cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(b.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost));
   long wrong = 0;
   for (long r = 0; r < rows_in; ++r) {
     for (long c = 0; c < cols_in; ++c) {
@@ -174,8 +125,9 @@ void bench_transposes() {
   const long n = g_profile ? 256 : 8192;
   Buffer in(n * n * 4), out(n * n * 4);
   fill_random<float>(in, 1);
-  const double copy_ms = time_ms(
-      [&] { CHECK_CUDA(cudaMemcpyAsync(out.p, in.p, n * n * 4, cudaMemcpyDeviceToDevice)); });
+  const double copy_ms = time_ms([&] {
+    CHECK_CUDA(cudaMemcpyAsync(out.data(), in.data(), n * n * 4, cudaMemcpyDeviceToDevice));
+  });
   const double copy_gbs = 2.0 * n * n * 4 / copy_ms / 1e6;
   if (!g_profile)
     record("transpose", "cudaMemcpy D2D", copy_ms, "GB/s", copy_gbs, copy_gbs, "memcpy");
@@ -282,7 +234,7 @@ void bench_complex() {
   Buffer in(2 * n * 4), out((n - 1) * 4);
   fill_random<float>(in, 5);
   std::vector<float> z(2 * n), ref(n - 1), got(n - 1);
-  CHECK_CUDA(cudaMemcpy(z.data(), in.p, in.bytes, cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(z.data(), in.data(), in.bytes(), cudaMemcpyDeviceToHost));
   for (long i = 0; i + 1 < n; ++i) {
     const float dr = z[2 * i + 2] - z[2 * i], di = z[2 * i + 3] - z[2 * i + 1];
     ref[i] = dr * dr + di * di;
@@ -298,7 +250,7 @@ void bench_complex() {
         sol03::complex_neighbour_diff<<<grid, 256>>>(out.as<float>(), in.as<float>(), n);
       }
     });
-    CHECK_CUDA(cudaMemcpy(got.data(), out.p, out.bytes, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(got.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost));
     long wrong = 0;
     for (long i = 0; i + 1 < n; ++i)
       wrong += !(std::fabs(got[i] - ref[i]) <= 1e-6f + 1e-5f * std::fabs(ref[i]));
@@ -334,7 +286,7 @@ void bench_gemm() {
   if (!g_profile)
     record("gemm", "cublasSgemm (pedantic fp32)", blas_ms, "TFLOP/s", blas_tf, blas_tf, "cuBLAS");
   std::vector<float> r(1L * n * n), g(1L * n * n);
-  CHECK_CUDA(cudaMemcpy(r.data(), cref.p, cref.bytes, cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(r.data(), cref.data(), cref.bytes(), cudaMemcpyDeviceToHost));
   const dim3 grid(n / 32, n / 32), block(32, 32);
   const char* names[] = {"gemm_abt_naive (05 base)", "gemm_abt (05 solution)",
                          "gemm_abt_register_blocked (05+)"};
@@ -351,7 +303,7 @@ void bench_gemm() {
             c.as<float>(), a.as<float>(), b.as<float>(), n, n, n);
       }
     });
-    CHECK_CUDA(cudaMemcpy(g.data(), c.p, c.bytes, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(g.data(), c.data(), c.bytes(), cudaMemcpyDeviceToHost));
     double num = 0, den = 0;
     for (long i = 0; i < 1L * n * n; ++i) {
       num += (g[i] - r[i]) * double(g[i] - r[i]);
