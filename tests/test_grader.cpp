@@ -144,7 +144,7 @@ TEST_CASE("grader: exercises/ is generated from solutions/ and in sync", "[grade
 TEST_CASE("grader: known-bad submissions get the right verdict and reason", "[grader][bad]") {
   SECTION("compile error") {
     expect_failure("compile_error.nocompile", "04", "builds",
-                   "transpose.cu:15: error: expected ';' at end of declaration");
+                   "transpose.cu:29: error: use of undeclared identifier 'tyle'");
   }
   SECTION("wrong answer") {
     expect_failure("wrong_answer", "04", "correct",

@@ -12,11 +12,11 @@ constexpr int kRows = 8;  // threads per tile column: each thread moves kTile / 
 
 __global__ void transpose_tiled(float* out, const float* in, int n) {
   // BEGIN SOLUTION ex04.1: declare the padded tile (~1 line)
-  __shared__ float tile[kTile][kTile + 1]  // missing semicolon
-      // SKELETON: __shared__ float tile[kTile][kTile];
-      // SKELETON: course_todo("TODO(ex04.1)");
-      // END SOLUTION
-      const int x = blockIdx.x * kTile + threadIdx.x;
+  __shared__ float tile[kTile][kTile + 1];  // tile[r][c] is word 33r + c: bank (r + c) % 32
+  // SKELETON: __shared__ float tile[kTile][kTile];
+  // SKELETON: course_todo("TODO(ex04.1)");
+  // END SOLUTION
+  const int x = blockIdx.x * kTile + threadIdx.x;
   const int y = blockIdx.y * kTile + threadIdx.y;
   for (int j = 0; j < kTile; j += kRows) {
     if (x < n && y + j < n) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * n + x];
@@ -26,6 +26,6 @@ __global__ void transpose_tiled(float* out, const float* in, int n) {
   const int oy = blockIdx.x * kTile + threadIdx.y;
   for (int j = 0; j < kTile; j += kRows) {
     // lane tx reads tile[tx][ty + j]: a column of the tile
-    if (ox < n && oy + j < n) out[(oy + j) * n + ox] = tile[threadIdx.x][threadIdx.y + j];
+    if (ox < n && oy + j < n) out[(oy + j) * n + ox] = tyle[threadIdx.x][threadIdx.y + j];
   }
 }
