@@ -81,10 +81,10 @@ int phase_wavefronts(const Request& r, LaneRange range) {
     const std::uint64_t w = words[static_cast<std::size_t>(i)];
     int j = i - 1;
     while (j >= 0 && words[static_cast<std::size_t>(j)] > w) {
-      words[static_cast<std::size_t>(j + 1)] = words[static_cast<std::size_t>(j)];
+      words[static_cast<std::size_t>(j) + 1] = words[static_cast<std::size_t>(j)];
       --j;
     }
-    words[static_cast<std::size_t>(j + 1)] = w;
+    words[static_cast<std::size_t>(j) + 1] = w;
   }
   std::array<int, kNumBanks> per_bank{};
   int worst = 0;
