@@ -26,8 +26,9 @@ deps-test deps-build deps-grade deps-docs deps-bench:
 	@scripts/deps.sh $(@:deps-%=%)
 
 $(BUILD_DIR)/build.ninja:
-	@cmake -S . -B $(BUILD_DIR) -G Ninja $(CMAKE_FLAGS) >$(BUILD_DIR).configure.log 2>&1 || \
-	  { cat $(BUILD_DIR).configure.log; exit 1; }
+	@mkdir -p $(BUILD_DIR)/logs
+	@cmake -S . -B $(BUILD_DIR) -G Ninja $(CMAKE_FLAGS) >$(BUILD_DIR)/logs/configure.log 2>&1 || \
+	  { cat $(BUILD_DIR)/logs/configure.log; exit 1; }
 
 build: deps-build $(BUILD_DIR)/build.ninja
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
@@ -43,8 +44,9 @@ GRADE_ARGS = $(if $(SUBMISSION),--submission $(SUBMISSION)) \
              --jobs $(JOBS) --out $(BUILD_DIR)/grade
 
 grade: deps-grade $(BUILD_DIR)/build.ninja
-	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade grade_worker >$(BUILD_DIR).build-grade.log 2>&1 || \
-	  { cat $(BUILD_DIR).build-grade.log; exit 1; }
+	@mkdir -p $(BUILD_DIR)/logs
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade grade_worker >$(BUILD_DIR)/logs/build-grade.log 2>&1 || \
+	  { cat $(BUILD_DIR)/logs/build-grade.log; exit 1; }
 	@$(BUILD_DIR)/bin/grade $(GRADE_ARGS)
 
 skeletons: $(BUILD_DIR)/build.ninja
@@ -62,8 +64,8 @@ bench: deps-bench $(BUILD_DIR)/build.ninja
 	@$(BUILD_DIR)/bin/bench_banksim --benchmark_out=$(BUILD_DIR)/bench/banksim.json \
 	  --benchmark_out_format=json $(BENCH_FLAGS)
 	@if nvidia-smi -L >/dev/null 2>&1; then \
-	  cmake --build $(BUILD_DIR) -j $(JOBS) --target bench_gpu && \
-	  $(BUILD_DIR)/bin/bench_gpu --benchmark_out=$(BUILD_DIR)/bench/gpu.json \
+	  cmake --build $(BUILD_DIR) -j $(JOBS) --target gpu_programs && \
+	  $(BUILD_DIR)/gpu/bench_gpu --benchmark_out=$(BUILD_DIR)/bench/gpu.json \
 	    --benchmark_out_format=json $(BENCH_FLAGS); \
 	else echo "make bench: no GPU here (nvidia-smi -L failed): GPU benchmarks skipped"; fi
 
@@ -74,4 +76,4 @@ format:
 	@scripts/check-format.sh --fix
 
 clean:
-	rm -rf $(BUILD_DIR) $(BUILD_DIR).configure.log
+	rm -rf $(BUILD_DIR)

@@ -19,7 +19,7 @@ banksim::Module& kernels() {
 banksim::Module& transposes() {
   static banksim::Module m = [] {
     banksim::CompileOptions o;
-    o.kernels = {"transpose_padded", "transpose_padded_32x32"};
+    o.kernels = {"transpose_tile<1>", "transpose_padded_32x32"};
     return banksim::Module::compile("tests/corpus/transpose.cu", o);
   }();
   return m;
@@ -53,7 +53,7 @@ void BM_transpose_1024(benchmark::State& state, const char* kernel, unsigned row
     state.counters["threads"] = static_cast<double>(r.threads);
   }
 }
-BENCHMARK_CAPTURE(BM_transpose_1024, block_32x8, "transpose_padded", 8)
+BENCHMARK_CAPTURE(BM_transpose_1024, block_32x8, "transpose_tile<1>", 8)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_transpose_1024, block_32x32, "transpose_padded_32x32", 32)
     ->Unit(benchmark::kMillisecond);

@@ -16,7 +16,7 @@ n=0; failed=0
 while IFS= read -r f; do
   case "$f" in *.nocompile*) continue ;; esac
   n=$((n + 1))
-  if ! nvcc -arch=sm_"$arch" -std=c++17 -Ibanksim/include -Iinclude -c "$f" -o "$out/x.o" 2>"$out/err"; then
+  if ! nvcc -arch=sm_"$arch" -std=c++17 -Ibanksim/include -Igpu -Igpu/include -Iregistry/include -Igrader/include -c "$f" -o "$out/x.o" 2>"$out/err"; then
     echo "nvcc-compile-all: $f does not compile for sm_$arch:" >&2
     cat "$out/err" >&2
     failed=$((failed + 1))

@@ -1,4 +1,4 @@
-// Worked examples of shared/spec/bank-rules.md, one TEST_CASE each, and invalid requests.
+// Worked examples of docs/bank-rules.md, one TEST_CASE each, and invalid requests.
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <numeric>

@@ -1,5 +1,5 @@
 // banksim on the corpus of real .cu kernels (tests/corpus/): the worked examples of
-// spec/bank-rules.md, the stride sweep, transposes, GEMM, reductions, CUDA features, and every
+// docs/bank-rules.md, the stride sweep, transposes, GEMM, reductions, CUDA features, and every
 // kind of problem. Lines under test are found by their "// @marker" comments.
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -20,6 +20,7 @@ using banksim::Module;
 namespace {
 
 std::string corpus(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;  // a lesson's file, from the root
   return "tests/corpus/" + name;
 }
 
@@ -47,8 +48,10 @@ Module& module(const std::string& file) {
         "double_read", "double_column_store", "float4_patterns"}},
       {"column_read.cu", {"column_read_naive", "column_read_padded"}},
       {"transpose.cu",
-       {"transpose_naive_tile", "transpose_padded", "transpose_swizzled", "transpose_tile<0>",
-        "transpose_tile<1>", "transpose_padded_32x32"}},
+       {"transpose_naive_tile", "transpose_tile<0>", "transpose_tile<1>",
+        "transpose_padded_32x32"}},
+      {"lessons/04-padding-transpose/transpose_padded.cu", {"transpose_padded"}},
+      {"lessons/06-xor-swizzle/transpose_swizzled.cu", {"transpose_swizzled"}},
       {"gemm.cu", {"gemm_abt<0>", "gemm_abt<1>"}},
       {"reduction.cu", {"reduce_interleaved", "reduce_sequential", "reduce_shuffle"}},
       {"features.cu", {"reverse_dynamic", "two_arrays", "block3d", "histogram", "warp_exchange"}},
@@ -106,7 +109,8 @@ LaunchReport run_warp(const std::string& file, const std::string& kernel, std::v
 
 }  // namespace
 
-// ---- Worked examples of bank-rules.md, through real source -------------------------------------
+// ---- Worked examples of docs/bank-rules.md, through real source
+// -------------------------------------
 
 TEST_CASE("corpus: 4-byte stride sweep s = 1..33 gives gcd(s, 32) wavefronts",
           "[banksim][example]") {
@@ -199,21 +203,23 @@ TEST_CASE("corpus: transposes are correct and load 32 / 1 / 1 wavefronts per req
     DeviceBuffer in = upload(input);
     const unsigned tiles = (static_cast<unsigned>(n) + 31) / 32;
     const struct {
+      const char* file;
       const char* kernel;
       const char* marker;
       double wavefronts;
-    } cases[] = {{"transpose_naive_tile", "naive_load", 32},
-                 {"transpose_padded", "padded_load", 1},
-                 {"transpose_swizzled", "swizzled_load", 1},
-                 {"transpose_tile<0>", "template_load", 32},
-                 {"transpose_tile<1>", "template_load", 1}};
+    } cases[] = {
+        {"transpose.cu", "transpose_naive_tile", "naive_load", 32},
+        {"lessons/04-padding-transpose/transpose_padded.cu", "transpose_padded", "padded_load", 1},
+        {"lessons/06-xor-swizzle/transpose_swizzled.cu", "transpose_swizzled", "swizzled_load", 1},
+        {"transpose.cu", "transpose_tile<0>", "template_load", 32},
+        {"transpose.cu", "transpose_tile<1>", "template_load", 1}};
     for (const auto& c : cases) {
       INFO(c.kernel);
       DeviceBuffer out(static_cast<std::size_t>(n) * n * sizeof(float));
       std::fill(out.as<float>(), out.as<float>() + n * n, NAN);  // poison
-      const auto r = module("transpose.cu")
-                         .launch(c.kernel, {{tiles, tiles}, {32, 8}}, {out, in, Arg::scalar(n)});
-      const auto& load = stats(r, marker(corpus("transpose.cu"), c.marker), kLoad);
+      const auto r =
+          module(c.file).launch(c.kernel, {{tiles, tiles}, {32, 8}}, {out, in, Arg::scalar(n)});
+      const auto& load = stats(r, marker(corpus(c.file), c.marker), kLoad);
       if (n == 64) CHECK(load.wavefronts_per_request() == c.wavefronts);
       CHECK(r.problems.empty());
       int wrong = 0;

@@ -10,8 +10,8 @@
 #include <regex>
 #include <string>
 
+#include "course/registry.hpp"
 #include "grader/skeleton.hpp"
-#include "grader/spec.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -88,7 +88,7 @@ TEST_CASE("grader: the solutions get full marks in CPU mode", "[grader]") {
   const GradeRun r = grade("--submission solutions", "solutions");
   CHECK(r.status == 0);
   REQUIRE(r.results.is_object());
-  CHECK(r.results.value("score", 0) == 100 * static_cast<int>(grader::exercises().size()));
+  CHECK(r.results.value("score", 0) == 100 * static_cast<int>(course::exercises().size()));
   CHECK(r.output.find("Every gate passed.") != std::string::npos);
   CHECK(r.results["extra_data"].value("mode", "") == "cpu");
   for (const auto& t : r.results["tests"]) {
@@ -103,14 +103,14 @@ TEST_CASE("grader: the untouched skeletons get no correctness points", "[grader]
   const GradeRun r = grade("", "skeletons");
   CHECK(r.status == 0);
   REQUIRE(r.results.is_object());
-  for (const auto& e : grader::exercises()) {
+  for (const auto& e : course::exercises()) {
     INFO(e.slug);
     CHECK(test_of(r.results, e.id, "correct").value("score", -1) == 0);
     CHECK(test_of(r.results, e.id, "builds").value("status", "") == "passed");
     CHECK(std::regex_search(test_of(r.results, e.id, "correct").value("output", ""),
                             std::regex("TODO\\(ex" + e.id + "\\.1\\) is not done yet")));
   }
-  CHECK(r.results.value("score", -1) == 10 * static_cast<int>(grader::exercises().size()));
+  CHECK(r.results.value("score", -1) == 10 * static_cast<int>(course::exercises().size()));
 }
 
 TEST_CASE("grader: exercises/ is generated from solutions/ and in sync", "[grader][skeleton]") {

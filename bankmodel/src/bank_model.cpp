@@ -1,4 +1,4 @@
-// bank_model.cpp - R0-R4 of shared/spec/bank-rules.md.
+// bank_model.cpp - R0-R4 of docs/bank-rules.md.
 #include "bankmodel/bank_model.hpp"
 
 #include <algorithm>

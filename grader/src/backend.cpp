@@ -1,16 +1,19 @@
-// backend.cpp - running a worker child process with limits, and the CPU backend (banksim).
+// backend.cpp - running a worker child process with limits and a report pipe, and the CPU
+// backend (banksim in grade_worker).
 #include "grader/backend.hpp"
 
 #include "backend_internal.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -42,97 +45,34 @@ fs::path self_dir() {
   return fs::read_symlink("/proc/self/exe").parent_path();
 }
 
-/// Writes DIR/request.json and the input files of the worker protocol (see grade_worker.cpp).
-void write_request(const WorkerRequest& r, const fs::path& dir) {
-  json req;
-  req["kind"] = r.kind == ExerciseSpec::Kind::kHost ? "host" : "kernel";
-  req["file"] = fs::absolute(r.file).string();
-  req["kernel"] = r.kernel;
-  req["include_dirs"] = {(course_root() / "include").string()};
-  req["timed"] = r.timed;
-  req["runs"] = json::array();
-  for (std::size_t k = 0; k < r.runs.size(); ++k) {
-    const RunRequest& run = r.runs[k];
-    json jr;
-    jr["grid"] = {run.launch.grid[0], run.launch.grid[1], run.launch.grid[2]};
-    jr["block"] = {run.launch.block[0], run.launch.block[1], run.launch.block[2]};
-    jr["smem"] = run.launch.smem;
-    jr["timeout_s"] = run.timeout_s;
-    jr["args"] = json::array();
-    std::size_t scalar = 0;
-    for (const ArgSpec& a : run.args) {
-      if (a.buffer >= 0) {
-        jr["args"].push_back({{"buffer", a.buffer}});
-      } else {
-        jr["args"].push_back({{"int", run.ints.at(scalar++)}});
-      }
+void write_inputs(const WorkerJob& job, const fs::path& dir) {
+  for (std::size_t k = 0; k < job.inputs.size(); ++k) {
+    for (std::size_t j = 0; j < job.inputs[k].size(); ++j) {
+      write_file(dir / fmt::format("run{}_buf{}.in", k, j), job.inputs[k][j]);
     }
-    jr["buffers"] = json::array();
-    for (std::size_t j = 0; j < run.buffers.size(); ++j) {
-      jr["buffers"].push_back({{"bytes", run.buffers[j].size()}});
-      write_file(dir / fmt::format("run{}_buf{}.in", k, j), run.buffers[j]);
-    }
-    req["runs"].push_back(jr);
   }
-  if (!r.host_cases.empty()) {
-    std::vector<unsigned char> bytes(r.host_cases.size() * sizeof(r.host_cases[0]));
-    std::memcpy(bytes.data(), r.host_cases.data(), bytes.size());
+  if (!job.host_cases.empty()) {
+    std::vector<unsigned char> bytes(job.host_cases.size() * sizeof(job.host_cases[0]));
+    std::memcpy(bytes.data(), job.host_cases.data(), bytes.size());
     write_file(dir / "host_cases.in", bytes);
   }
-  std::ofstream(dir / "request.json") << req.dump(1) << "\n";
+  std::ofstream(dir / "request.json") << protocol::to_json(job.request).dump(1) << "\n";
 }
 
-/// Reads what the worker left in DIR.
-void read_outcome(const WorkerRequest& r, const fs::path& dir, WorkerOutcome& out) {
-  const fs::path compile = dir / "compile.json";
-  if (fs::exists(compile)) {
-    try {
-      const json c = json::parse(read_file(compile));
-      out.compiled = c.value("ok", false);
-      out.compile_message = c.value("message", "");
-      out.diagnostics = c.value("diagnostics", "");
-    } catch (const std::exception&) {
-      out.compiled = false;
-    }
-  }
-  for (std::size_t k = 0; k < r.runs.size(); ++k) {
-    RunOutcome ro;
-    const fs::path rep = dir / fmt::format("run{}.report.json", k);
-    if (fs::exists(rep)) {
-      try {
-        ro.report = json::parse(read_file(rep));
-      } catch (const std::exception&) {
-        ro.report = json::object();
-      }
-    }
-    bool all = true;
-    for (std::size_t j = 0; j < r.runs[k].buffers.size(); ++j) {
-      const fs::path p = dir / fmt::format("run{}_buf{}.out", k, j);
-      if (!fs::exists(p)) {
-        all = false;
-        break;
-      }
-      const std::string s = read_file(p);
-      ro.buffers.emplace_back(s.begin(), s.end());
-    }
-    ro.ran = all && ro.report.is_object() && ro.report.value("completed", false);
-    if (!all) ro.buffers.clear();
-    const fs::path t = dir / fmt::format("run{}.time_ms", k);
-    if (fs::exists(t)) ro.median_ms = std::stod(read_file(t));
-    out.runs.push_back(std::move(ro));
-  }
-  const fs::path hr = dir / "host_results.out";
-  if (fs::exists(hr)) {
-    const std::string s = read_file(hr);
-    out.host_results.resize(s.size() / sizeof(int));
-    std::memcpy(out.host_results.data(), s.data(), out.host_results.size() * sizeof(int));
-  }
-}
-
-void run_child(const std::vector<std::string>& argv, const fs::path& dir, const Limits& limits,
-               WorkerOutcome& out, const std::string& log_name) {
+void run_child(std::vector<std::string> argv, const fs::path& dir, const Limits& limits,
+               WorkerOutcome& out, const std::string& log_name, const WorkerJob* report) {
   const auto start = std::chrono::steady_clock::now();
   const fs::path log = dir / log_name;
+  int pipefd[2] = {-1, -1};
+  if (report != nullptr) {
+    if (pipe2(pipefd, O_CLOEXEC) != 0) {
+      out.started = false;
+      return;
+    }
+    for (auto& a : argv) {
+      if (a == "{report_fd}") a = std::to_string(pipefd[1]);
+    }
+  }
   const pid_t pid = fork();
   if (pid == 0) {
     setpgid(0, 0);
@@ -142,6 +82,10 @@ void run_child(const std::vector<std::string>& argv, const fs::path& dir, const 
     }
     rlimit core{0, 0};
     setrlimit(RLIMIT_CORE, &core);
+    if (pipefd[1] >= 0) {
+      close(pipefd[0]);
+      fcntl(pipefd[1], F_SETFD, 0);  // the report pipe survives exec
+    }
     const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
       dup2(fd, 1);
@@ -156,10 +100,31 @@ void run_child(const std::vector<std::string>& argv, const fs::path& dir, const 
     _exit(127);
   }
   out.started = pid > 0;
+  std::string stream;
+  if (pipefd[1] >= 0) {
+    close(pipefd[1]);
+    fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+  }
+  auto drain = [&]() {
+    if (pipefd[0] < 0) return;
+    char buf[1 << 16];
+    for (;;) {
+      const ssize_t n = read(pipefd[0], buf, sizeof buf);
+      if (n <= 0) break;
+      stream.append(buf, static_cast<std::size_t>(n));
+    }
+  };
   int status = 0;
   for (;;) {
+    if (pipefd[0] >= 0) {
+      pollfd p{pipefd[0], POLLIN, 0};
+      poll(&p, 1, 5);
+      drain();
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
     const pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) break;
+    if (r == pid || r < 0) break;
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (elapsed > limits.seconds) {
@@ -168,8 +133,11 @@ void run_child(const std::vector<std::string>& argv, const fs::path& dir, const 
       out.timed_out = true;
       break;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+  kill(-pid, SIGKILL);  // nothing the worker started outlives it
+  drain();
+  if (pipefd[0] >= 0) close(pipefd[0]);
+  if (report != nullptr) out.report = protocol::decode(stream, report->request);
   out.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string text = read_file(log);
@@ -183,18 +151,22 @@ using namespace internal;
 
 class CpuBackend : public Backend {
  public:
-  std::string mode() const override { return "cpu"; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.name = "cpu";
+    return c;
+  }
   std::string describe() const override {
     return "CPU model (banksim: the kernel runs on the CPU; wavefronts from the bank model, no "
            "timing)";
   }
   json facts() const override { return {{"mode", "cpu"}, {"gpu", nullptr}}; }
-  WorkerOutcome run(const WorkerRequest& request, const fs::path& dir,
+  WorkerOutcome run(const WorkerJob& job, const fs::path& dir,
                     const Limits& limits) const override {
     WorkerOutcome out;
-    write_request(request, dir);
-    run_child({(self_dir() / "grade_worker").string(), dir.string()}, dir, limits, out);
-    read_outcome(request, dir, out);
+    write_inputs(job, dir);
+    run_child({(self_dir() / "grade_worker").string(), dir.string(), "--report-fd", "{report_fd}"},
+              dir, limits, out, "output.log", &job);
     return out;
   }
 };
@@ -204,6 +176,10 @@ class CpuBackend : public Backend {
 fs::path course_root() {
   if (const char* env = std::getenv("COURSE_ROOT"); env != nullptr && *env != '\0') return env;
   return COURSE_SOURCE_DIR;
+}
+
+std::unique_ptr<Backend> make_cpu_backend() {
+  return std::make_unique<CpuBackend>();
 }
 
 std::unique_ptr<Backend> make_backend(const std::string& mode, std::string* why) {

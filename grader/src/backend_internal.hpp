@@ -13,14 +13,15 @@ std::string read_file(const std::filesystem::path& p);
 void write_file(const std::filesystem::path& p, const std::vector<unsigned char>& bytes);
 /// The folder of the running executable (where grade_worker lives).
 std::filesystem::path self_dir();
-/// Writes DIR/request.json and the runK_bufJ.in / host_cases.in files of the worker protocol.
-void write_request(const WorkerRequest& r, const std::filesystem::path& dir);
-/// Reads compile.json, runK.report.json, runK_bufJ.out, runK.time_ms, host_results.out.
-void read_outcome(const WorkerRequest& r, const std::filesystem::path& dir, WorkerOutcome& out);
-/// Runs argv in a child process (own process group, memory limit, stdout+stderr to DIR/log_name),
-/// killing it after limits.seconds; fills started, timed_out, exit_status, seconds, output_tail.
-void run_child(const std::vector<std::string>& argv, const std::filesystem::path& dir,
-               const Limits& limits, WorkerOutcome& out,
-               const std::string& log_name = "output.log");
+/// Writes DIR/request.json and the runK_bufJ.in / host_cases.in input files.
+void write_inputs(const WorkerJob& job, const std::filesystem::path& dir);
+/// Runs argv in a child process (own process group, memory limit, stdout+stderr to DIR/log_name,
+/// or to `stdout_file` alone when given), killing it after limits.seconds. With `report` set,
+/// the child inherits the write end of a pipe as the fd named by the placeholder "{report_fd}"
+/// in argv, and everything it writes there is decoded into out.report against `job`. Fills
+/// started, timed_out, exit_status, seconds, output_tail.
+void run_child(std::vector<std::string> argv, const std::filesystem::path& dir,
+               const Limits& limits, WorkerOutcome& out, const std::string& log_name,
+               const WorkerJob* report = nullptr);
 
 }  // namespace grader::internal

@@ -1,9 +1,10 @@
 // gpu_backend.cpp - the GPU backend: builds the student's kernel with nvcc for the detected
-// architecture into grader/gpu/gpu_worker.cu, runs it (correctness run, then a median of 15
-// CUDA-event timings with the L2 flushed and fresh inputs), reads the shared-memory wavefronts of
-// every LDS/STS instruction with Nsight Compute (`--clock-control none`: the GPU's settings are
-// never changed) and checks memory and races with compute-sanitizer. The outcome has the same
-// shape as the CPU backend's; sites are per SASS instruction (line 0, the instruction as source).
+// architecture, as its own translation unit linked to gpu/worker.cu, runs it (correctness run, then
+// a median of 15 CUDA-event timings with the L2 flushed and fresh inputs), reads the shared-memory
+// wavefronts of every LDS/STS instruction with Nsight Compute (`--clock-control none`: the GPU's
+// settings are never changed) and checks memory and races with compute-sanitizer. The worker
+// (gpu/worker.cu) reports through the same protocol as the CPU worker; sites are per SASS
+// instruction (line 0, the instruction as source).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -64,15 +65,16 @@ double number(const std::string& s) {
 }
 
 /// Per kernel launch (in order), the LDS/STS instructions of ncu's source page.
-std::vector<json> parse_source_page(const std::string& csv, const std::string& file) {
-  std::vector<json> launches;
+std::vector<std::vector<protocol::Site>> parse_source_page(const std::string& csv,
+                                                           const std::string& file) {
+  std::vector<std::vector<protocol::Site>> launches;
   std::istringstream in(csv);
   std::string line;
   std::vector<std::string> head;
   while (std::getline(in, line)) {
     const auto f = csv_fields(line);
     if (f.size() >= 2 && f[0] == "Kernel Name") {
-      launches.push_back(json::array());
+      launches.emplace_back();
       head.clear();
       continue;
     }
@@ -95,24 +97,22 @@ std::vector<json> parse_source_page(const std::string& csv, const std::string& f
     if ((!load && !store) || executed == 0) continue;
     const double wf = number(col("L1 Wavefronts Shared"));
     const double ideal = number(col("L1 Wavefronts Shared Ideal"));
-    launches.back().push_back({{"file", file},
-                               {"line", 0},
-                               {"source", src},
-                               {"variable", ""},
-                               {"op", load ? "load" : "store"},
-                               {"bytes", static_cast<int>(number(col("Access Size")) / 8)},
-                               {"requests", static_cast<std::uint64_t>(executed)},
-                               {"wavefronts", static_cast<std::uint64_t>(wf)},
-                               {"ideal", static_cast<std::uint64_t>(ideal)},
-                               {"wavefronts_per_request", wf / executed},
-                               {"ways", ideal > 0 ? wf / ideal : 1.0}});
+    protocol::Site site;
+    site.file = file;
+    site.source = src;
+    site.op = load ? "load" : "store";
+    site.bytes = static_cast<int>(number(col("Access Size")) / 8);
+    site.requests = static_cast<std::uint64_t>(executed);
+    site.wavefronts = static_cast<std::uint64_t>(wf);
+    site.ideal = static_cast<std::uint64_t>(ideal);
+    launches.back().push_back(site);
   }
   return launches;
 }
 
 /// compute-sanitizer's findings as report issues (kind, line, message).
-json sanitizer_issues(const std::string& text, const std::string& tool) {
-  json issues = json::array();
+std::vector<protocol::Issue> sanitizer_issues(const std::string& text, const std::string& tool) {
+  std::vector<protocol::Issue> issues;
   static const std::regex summary(R"((\d+) (errors|hazards))");
   std::smatch m;
   if (!std::regex_search(text, m, summary) || m[1].str() == "0") return issues;
@@ -130,11 +130,8 @@ json sanitizer_issues(const std::string& text, const std::string& tool) {
     message += (message.empty() ? "" : " | ") + body;
     ++kept;
   }
-  issues.push_back({{"kind", tool == "racecheck" ? "race" : "out_of_bounds"},
-                    {"severity", "error"},
-                    {"file", ""},
-                    {"line", line},
-                    {"message", "compute-sanitizer " + tool + ": " + message}});
+  issues.push_back({tool == "racecheck" ? "race" : "out_of_bounds", "error", "", line, 0,
+                    "compute-sanitizer " + tool + ": " + message});
   return issues;
 }
 
@@ -150,7 +147,16 @@ class GpuBackend : public Backend {
     ncu_ = have("ncu");
     sanitizer_ = have("compute-sanitizer");
   }
-  std::string mode() const override { return "gpu"; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.name = "gpu";
+    c.can_time = true;
+    c.can_profile = ncu_;
+    c.can_sanitize = sanitizer_;
+    c.conflict_tolerance = 1.05;  // counters include arbitration noise: 1.01x seen when ideal
+    c.sites_have_lines = false;   // ncu's source page is read as SASS
+    return c;
+  }
   std::string describe() const override {
     return fmt::format("GPU: {} (sm_{}), driver {}, CUDA {}; timed speed-ups{}{}", gpu_, arch_,
                        driver_, cuda_, ncu_ ? ", Nsight Compute counters" : " (no ncu)",
@@ -161,41 +167,49 @@ class GpuBackend : public Backend {
             {"cuda", cuda_}, {"ncu", ncu_}, {"compute_sanitizer", sanitizer_}};
   }
 
-  WorkerOutcome run(const WorkerRequest& request, const fs::path& dir,
+  WorkerOutcome run(const WorkerJob& job, const fs::path& dir,
                     const Limits& cpu_limits) const override {
     // The time limit holds; an address-space limit would break CUDA (its context reserves far
     // more virtual memory than it uses), so GPU children run without one.
     const Limits limits{cpu_limits.seconds, 0};
     WorkerOutcome out;
-    if (request.kind == ExerciseSpec::Kind::kHost) {
+    write_inputs(job, dir);
+    if (job.request.kind == "host") {
       // Host exercises have no kernel: the CPU worker grades them the same way on any machine.
-      WorkerOutcome w;
-      write_request(request, dir);
-      run_child({(self_dir() / "grade_worker").string(), dir.string()}, dir, cpu_limits, w);
-      read_outcome(request, dir, w);
-      return w;
+      run_child(
+          {(self_dir() / "grade_worker").string(), dir.string(), "--report-fd", "{report_fd}"}, dir,
+          cpu_limits, out, "output.log", &job);
+      return out;
     }
-    write_request(request, dir);  // the .in files (request.json is ignored by the GPU worker)
-    write_text_request(request, dir);
-    // Build.
+    // The student's file is its own translation unit: no macro of it reaches the harness.
+    const fs::path root = course_root();
     const fs::path worker = dir / "worker";
-    const std::string root = course_root().string();
-    std::vector<std::string> nvcc = {
-        "nvcc",
-        "-O3",
-        "-std=c++17",
-        "-arch=sm_" + arch_,
-        "-lineinfo",
-        "-I" + root + "/include",
-        "-DCOURSE_STUDENT_FILE=\"" + fs::absolute(request.file).string() + "\"",
-        "-DCOURSE_KERNEL=" + request.kernel,
-        root + "/grader/gpu/gpu_worker.cu",
-        "-o",
-        worker.string()};
+    const std::string unit = fmt::format(
+        "// Generated by the grader: the file under test as its own translation unit.\n"
+        "#include \"course_todo.h\"\n#include \"{}\"\n"
+        "extern \"C\" const void* course_student_kernel() {{\n"
+        "  return reinterpret_cast<const void*>(&{});\n}}\n",
+        fs::absolute(job.request.file).string(), job.request.kernel);
+    std::ofstream(dir / "student_unit.cu") << unit;
+    std::vector<std::string> nvcc = {"nvcc",
+                                     "-O3",
+                                     "-std=c++17",
+                                     "-arch=sm_" + arch_,
+                                     "-lineinfo",
+                                     "-I" + (root / "gpu").string(),
+                                     "-I" + (root / "gpu/include").string(),
+                                     "-I" + (root / "grader/include").string(),
+                                     (root / "gpu/worker.cu").string(),
+                                     (dir / "student_unit.cu").string(),
+                                     "-o",
+                                     worker.string()};
     // Builds are cached by content (the same file is built once for all sizes).
-    const std::string key = fmt::format(
-        "{:016x}", std::hash<std::string>{}(read_file(request.file) + request.kernel + arch_ +
-                                            read_file(root + "/grader/gpu/gpu_worker.cu")));
+    std::string sources = read_file(job.request.file) + unit + arch_;
+    for (const char* f : {"gpu/worker.cu", "gpu/harness.cuh", "grader/include/grader/protocol.hpp",
+                          "gpu/include/course_todo.h"}) {
+      sources += read_file(root / f);
+    }
+    const std::string key = fmt::format("{:016x}", std::hash<std::string>{}(sources));
     const fs::path cached = dir.parent_path() / "gpu-build-cache" / key;
     WorkerOutcome build;
     if (fs::exists(cached / "worker")) {
@@ -215,44 +229,45 @@ class GpuBackend : public Backend {
       if (std::regex_search(log, m, err)) {
         message = fs::path(m[1].str()).string() + ":" + m[2].str() + ": error: " + m[3].str();
       }
-      std::ofstream(dir / "compile.json")
-          << json{{"ok", false}, {"message", message}, {"diagnostics", log}}.dump();
-      read_outcome(request, dir, out);
       out.started = true;
       out.exit_status = build.exit_status;
+      out.report.runs.resize(job.request.runs.size());
+      out.report.run_received.assign(job.request.runs.size(), false);
+      out.report.compile = {true, false, message, log};
       return out;
     }
-    std::ofstream(dir / "compile.json") << json{{"ok", true}}.dump();
     // Correctness run and timing.
-    run_child({worker.string(), dir.string()}, dir, limits, out);
+    run_child({worker.string(), dir.string(), "--report-fd", "{report_fd}"}, dir, limits, out,
+              "output.log", &job);
     // Hardware counters per instruction, and the sanitizers, on a run without timing loops.
-    if (ncu_ && request.profile && out.exit_status == 0) {
+    if (ncu_ && job.profile && out.exit_status == 0) {
       WorkerOutcome prof;
-      run_child(
-          {"/bin/sh", "-c",
-           "ncu --clock-control none --section SourceCounters -f -o '" + (dir / "prof").string() +
-               "' '" + worker.string() + "' '" + dir.string() + "' --once && ncu -i '" +
-               (dir / "prof.ncu-rep").string() + "' --page source --csv --print-source sass > '" +
-               (dir / "ncu-source.csv").string() + "'"},
-          dir, Limits{300.0, limits.memory_bytes}, prof, "ncu.log");
-      const auto launches =
-          parse_source_page(read_file(dir / "ncu-source.csv"), request.file.string());
-      for (std::size_t k = 0; k < launches.size() && k < request.runs.size(); ++k) {
-        merge_into_report(dir, k, "sites", launches[k]);
+      run_child(resolve({"ncu", "--clock-control", "none", "--section", "SourceCounters", "-f",
+                         "-o", (dir / "prof").string(), worker.string(), dir.string(),
+                         "--report-fd", "{report_fd}", "--once"}),
+                dir, Limits{300.0, limits.memory_bytes}, prof, "ncu.log", &job);
+      WorkerOutcome page;
+      run_child(resolve({"ncu", "-i", (dir / "prof.ncu-rep").string(), "--page", "source", "--csv",
+                         "--print-source", "sass"}),
+                dir, Limits{300.0, limits.memory_bytes}, page, "ncu-source.csv");
+      const auto launches = parse_source_page(read_file(dir / "ncu-source.csv"), job.request.file);
+      for (std::size_t k = 0; k < launches.size() && k < out.report.runs.size(); ++k) {
+        auto& sites = out.report.runs[k].sites;
+        sites.insert(sites.end(), launches[k].begin(), launches[k].end());
       }
     }
-    if (sanitizer_ && request.sanitize && out.exit_status == 0) {
+    if (sanitizer_ && job.sanitize && out.exit_status == 0 && !out.report.runs.empty()) {
       for (const char* tool : {"memcheck", "racecheck"}) {
         WorkerOutcome san;
         const std::string log = std::string("sanitizer-") + tool + ".log";
         run_child(resolve({"compute-sanitizer", "--tool", tool, "--print-limit", "5",
-                           worker.string(), dir.string(), "--once"}),
-                  dir, Limits{300.0, limits.memory_bytes}, san, log);
-        const json issues = sanitizer_issues(read_file(dir / log), tool);
-        if (!issues.empty()) merge_into_report(dir, request.runs.size() - 1, "issues", issues);
+                           worker.string(), dir.string(), "--report-fd", "{report_fd}", "--once"}),
+                  dir, Limits{300.0, limits.memory_bytes}, san, log, &job);
+        const auto issues = sanitizer_issues(read_file(dir / log), tool);
+        auto& into = out.report.runs.back().issues;
+        into.insert(into.end(), issues.begin(), issues.end());
       }
     }
-    read_outcome(request, dir, out);
     return out;
   }
 
@@ -261,39 +276,6 @@ class GpuBackend : public Backend {
     const std::string full = shell("command -v " + argv[0]);
     if (!full.empty()) argv[0] = full;
     return argv;
-  }
-
-  static void write_text_request(const WorkerRequest& r, const fs::path& dir) {
-    std::ofstream t(dir / "request.txt");
-    t << "runs " << r.runs.size() << "\n";
-    for (const RunRequest& run : r.runs) {
-      t << "run grid " << run.launch.grid[0] << " " << run.launch.grid[1] << " "
-        << run.launch.grid[2] << " block " << run.launch.block[0] << " " << run.launch.block[1]
-        << " " << run.launch.block[2] << " smem " << run.launch.smem << " timed "
-        << (r.timed ? 1 : 0) << " buffers " << run.buffers.size() << " args " << run.args.size()
-        << "\n";
-      for (const auto& b : run.buffers) t << "buffer " << b.size() << "\n";
-      std::size_t scalar = 0;
-      for (const ArgSpec& a : run.args) {
-        if (a.buffer >= 0) {
-          t << "arg buffer " << a.buffer << "\n";
-        } else {
-          t << "arg int " << run.ints.at(scalar++) << "\n";
-        }
-      }
-    }
-  }
-
-  /// Adds `items` to array `key` of DIR/runK.report.json (creating the report if needed).
-  static void merge_into_report(const fs::path& dir, std::size_t k, const std::string& key,
-                                const json& items) {
-    const fs::path p = dir / fmt::format("run{}.report.json", k);
-    json rep = json::parse(read_file(p), nullptr, false);
-    if (!rep.is_object())
-      rep = json{{"completed", false}, {"sites", json::array()}, {"issues", json::array()}};
-    if (!rep.contains(key) || !rep[key].is_array()) rep[key] = json::array();
-    for (const auto& item : items) rep[key].push_back(item);
-    std::ofstream(p) << rep.dump(1) << "\n";
   }
 
   std::string gpu_, driver_, arch_, cuda_;

@@ -83,7 +83,7 @@ std::string render_table(const SubmissionResult& r, bool verbose) {
   if (!any) out += "Every gate passed.\n";
   for (const ExerciseResult& e : r.exercises) {
     const Gate* s = e.gate("speed");
-    if (s != nullptr && !s->skipped && e.mode == "cpu") {
+    if (s != nullptr && !s->skipped && !e.timed) {
       out +=
           "\nSpeed in CPU mode is the bank model's wavefront ratio (no GPU here); on a GPU, "
           "`make grade` times the kernels instead.\n";

@@ -5,10 +5,12 @@
 #include <regex>
 #include <sstream>
 
-#include "grader/spec.hpp"
+#include "course/registry.hpp"
 
 namespace grader {
 namespace fs = std::filesystem;
+using course::exercises;
+using course::ExerciseSpec;
 
 SkeletonResult make_skeleton(const std::string& solution, const std::string& label) {
   static const std::regex begin(R"(^(\s*)// BEGIN SOLUTION (ex\d+\.\d+): (.*)$)");

@@ -20,11 +20,11 @@
 #include <sstream>
 #include <thread>
 
+#include "course/registry.hpp"
 #include "grader/backend.hpp"
 #include "grader/judge.hpp"
 #include "grader/report.hpp"
 #include "grader/skeleton.hpp"
-#include "grader/spec.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -83,7 +83,8 @@ grader::SubmissionResult grade_submission(const fs::path& dir, const std::string
       // The grader's own failure on one exercise must not lose the others.
       grader::ExerciseResult er;
       er.spec = spec;
-      er.mode = backend.mode();
+      er.mode = backend.capabilities().name;
+      er.timed = backend.capabilities().can_time;
       grader::Gate g;
       g.name = "builds";
       g.max_score = spec->points.total();
@@ -232,20 +233,23 @@ void write_doc_pages(const fs::path& dir, bool instructor) {
   std::ofstream so(dir / "solutions.md");
   so << "# Solutions and grading specs (instructor edition) {#solutions}\n\n"
         "Written once in `solutions/`; `make skeletons` turns the `BEGIN SOLUTION` blocks into "
-        "the students' TODOs. The thresholds below come from `grader/src/exercises.cpp`.\n\n";
+        "the students' TODOs. The thresholds below come from the registry, "
+        "`registry/src/registry.cpp`.\n\n";
   for (const auto& e : grader::exercises()) {
     so << "## " << e.id << " — " << e.title << " {#solution-" << e.id << "}\n\n";
     if (e.kind == grader::ExerciseSpec::Kind::kKernel) {
       so << "| spec | value |\n|---|---|\n";
       so << "| kernel | `" << e.kernel << "` |\n";
-      so << "| baseline | `" << e.baseline_kernel << "` in `" << e.baseline_file << "` |\n";
+      so << "| baseline | `" << e.baseline.kernel << "` in `" << e.baseline.file << "` |\n";
       std::string sizes;
       for (const auto& sz : e.sizes) sizes += (sizes.empty() ? "" : ", ") + sz.label;
       so << "| sizes (first one measured) | " << sizes << " |\n";
-      so << "| tolerance | abs " << e.tolerance_abs << ", rel " << e.tolerance_rel << " |\n";
-      so << "| CPU speed gate (wavefront ratio) | >= " << e.cpu_min_wavefront_ratio << " |\n";
-      so << "| GPU speed gate (timed) | >= " << e.gpu_min_speedup << " |\n";
-      so << "| shared requests floor | " << e.min_shared_fraction << " x baseline |\n\n";
+      so << "| tolerance | abs " << e.workload.tolerance_abs << ", rel " << e.workload.tolerance_rel
+         << " |\n";
+      so << "| CPU speed gate (wavefront ratio) | >= " << e.thresholds.cpu_min_wavefront_ratio
+         << " |\n";
+      so << "| GPU speed gate (timed) | >= " << e.thresholds.gpu_min_speedup << " |\n";
+      so << "| shared requests floor | " << e.thresholds.min_shared_fraction << " x baseline |\n\n";
     }
     so << "\\include solutions/" << e.slug << "/" << e.file << "\n\n";
   }

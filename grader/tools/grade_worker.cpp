@@ -1,14 +1,15 @@
 // grade_worker - the CPU backend's child process: compiles one student (or baseline) file and
-// runs it under banksim, as described by DIR/request.json, writing raw results to DIR:
-//   compile.json                 {"ok": bool, "message": "...", "diagnostics": "..."}
-//   runK_bufJ.in  -> runK_bufJ.out   every buffer's contents before and after run K
-//   runK.report.json             banksim's report (per-line stats, problems) of run K
-//   host_cases.in -> host_results.out   host exercises: 32 int64 per case in, one int32 out
-// It never judges: the grader compares outputs with its own reference and reads the traces.
-// Student code runs here, so a crash, hang or exit() ends only this process; banksim's
-// emergency handler still writes the report of the run in progress.
+// runs it under banksim, as DIR/request.json asks (grader/protocol.hpp), and reports through the
+// pipe the grader opened:  grade_worker DIR --report-fd N
+// Inputs come from DIR/runK_bufJ.in (and host_cases.in); everything the grader trusts goes back
+// as protocol frames on fd N: the compile result, each run's report (sites, problems) and its
+// buffers after the run, host results. It never judges: the grader compares outputs with its own
+// reference. Student code runs in this process, so a crash, hang or exit() ends only it;
+// banksim's emergency handler still reports the run in progress.
 #include <dlfcn.h>
 #include <fmt/format.h>
+#include <spawn.h>
+#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -20,13 +21,17 @@
 
 #include "banksim/banksim.hpp"
 #include "banksim/runtime.hpp"
+#include "grader/protocol.hpp"
 
 namespace fs = std::filesystem;
-using nlohmann::json;
+namespace proto = grader::protocol;
+
+extern char** environ;
 
 namespace {
 
 fs::path g_dir;
+int g_fd = -1;
 int g_run = -1;
 const banksim::Module* g_module = nullptr;
 
@@ -37,141 +42,167 @@ std::string read_file(const fs::path& p) {
   return s.str();
 }
 
-void write_file(const fs::path& p, const void* data, std::size_t bytes) {
-  std::ofstream out(p, std::ios::binary);
-  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
-}
-
-void write_json(const fs::path& p, const json& j) {
-  std::ofstream(p) << j.dump(1) << "\n";
-}
-
 // Called by banksim when the process must stop (crash, hang without memory accesses).
 void emergency(const char* kind, const char* message, std::uint64_t pc) {
   if (g_run < 0) return;
   std::pair<std::string, int> where{"", 0};
   if (g_module != nullptr && pc != 0) where = g_module->locate(pc);
-  json j = {{"completed", false},
-            {"abort_reason", message},
-            {"sites", json::array()},
-            {"issues", json::array({{{"kind", kind},
-                                     {"severity", "error"},
-                                     {"file", where.first},
-                                     {"line", where.second},
-                                     {"message", message}}})}};
-  write_json(g_dir / fmt::format("run{}.report.json", g_run), j);
+  proto::RunReport r;
+  r.completed = false;
+  r.abort_reason = message;
+  r.issues.push_back({kind, "error", where.first, where.second, 0, message});
+  proto::send_run(g_fd, static_cast<std::size_t>(g_run), r);
 }
 
-int run_kernels(const json& req) {
-  banksim::CompileOptions options;
-  options.kernels = {req.at("kernel").get<std::string>()};
-  for (const auto& inc : req.value("include_dirs", json::array())) {
-    options.extra_flags.push_back("-I" + inc.get<std::string>());
+proto::RunReport to_report(const banksim::LaunchReport& l) {
+  proto::RunReport r;
+  r.completed = l.completed;
+  r.abort_reason = l.abort_reason;
+  for (const banksim::LineStats& s : l.lines) {
+    proto::Site site;
+    site.file = s.file;
+    site.line = s.line;
+    site.source = s.source;
+    site.variable = s.variable;
+    site.op = bankmodel::to_string(s.op);
+    site.bytes = s.bytes;
+    site.requests = s.requests;
+    site.wavefronts = s.wavefronts;
+    site.ideal = s.ideal;
+    site.has_worst = true;
+    site.worst_op = bankmodel::to_string(s.worst.op());
+    site.worst_width = s.worst.width();
+    for (int t = 0; t < 32; ++t) {
+      site.worst_offsets[static_cast<std::size_t>(t)] =
+          s.worst.is_active(t) ? static_cast<long long>(s.worst.offset(t)) : -1;
+    }
+    r.sites.push_back(site);
   }
+  for (const banksim::Problem& p : l.problems) {
+    r.issues.push_back(
+        {p.kind, p.warning ? "warning" : "error", p.file, p.line, p.other_line, p.message});
+  }
+  return r;
+}
+
+int run_kernels(const proto::Request& req) {
+  banksim::CompileOptions options;
+  options.kernels = {req.kernel};
+  for (const auto& inc : req.include_dirs) options.extra_flags.push_back("-I" + inc);
   std::optional<banksim::Module> module;
   try {
-    module.emplace(banksim::Module::compile(req.at("file").get<std::string>(), options));
+    module.emplace(banksim::Module::compile(req.file, options));
   } catch (const banksim::CompileError& e) {
-    write_json(g_dir / "compile.json",
-               {{"ok", false}, {"message", e.what()}, {"diagnostics", e.diagnostics()}});
+    proto::send_compile(g_fd, false, e.what(), e.diagnostics());
     return 0;
   } catch (const banksim::UsageError& e) {
-    write_json(g_dir / "compile.json", {{"ok", false}, {"message", e.what()}, {"diagnostics", ""}});
+    proto::send_compile(g_fd, false, e.what(), "");
     return 0;
   }
-  write_json(g_dir / "compile.json", {{"ok", true}});
+  proto::send_compile(g_fd, true, "", "");
   g_module = &*module;
-  const auto& runs = req.at("runs");
-  for (std::size_t k = 0; k < runs.size(); ++k) {
+  for (std::size_t k = 0; k < req.runs.size(); ++k) {
     g_run = static_cast<int>(k);
-    const json& run = runs[k];
+    const proto::RunSpec& run = req.runs[k];
     std::vector<banksim::DeviceBuffer> buffers;
-    const auto& bufs = run.at("buffers");
-    buffers.reserve(bufs.size());
-    for (std::size_t j = 0; j < bufs.size(); ++j) {
+    buffers.reserve(run.buffer_bytes.size());
+    for (std::size_t j = 0; j < run.buffer_bytes.size(); ++j) {
       const std::string data = read_file(g_dir / fmt::format("run{}_buf{}.in", k, j));
-      buffers.emplace_back(data.size());
-      std::memcpy(buffers.back().data(), data.data(), data.size());
+      buffers.emplace_back(run.buffer_bytes[j]);
+      std::memcpy(buffers.back().data(), data.data(), std::min(data.size(), run.buffer_bytes[j]));
     }
     std::vector<banksim::Arg> args;
-    for (const auto& a : run.at("args")) {
-      if (a.contains("buffer")) {
-        args.emplace_back(buffers.at(a.at("buffer").get<std::size_t>()));
+    for (const proto::Arg& a : run.args) {
+      if (a.buffer >= 0) {
+        args.emplace_back(buffers.at(static_cast<std::size_t>(a.buffer)));
       } else {
-        args.push_back(banksim::Arg::scalar(a.at("int").get<int>()));
+        args.push_back(banksim::Arg::scalar(static_cast<int>(a.value)));
       }
     }
-    const auto& g = run.at("grid");
-    const auto& b = run.at("block");
-    banksim::LaunchConfig config{dim3(g[0], g[1], g[2]), dim3(b[0], b[1], b[2]),
-                                 run.value("smem", std::size_t{0}), run.value("timeout_s", 10.0)};
+    banksim::LaunchConfig config{dim3(run.grid[0], run.grid[1], run.grid[2]),
+                                 dim3(run.block[0], run.block[1], run.block[2]), run.smem,
+                                 run.timeout_s};
+    proto::RunReport report;
     try {
-      const banksim::LaunchReport report = module->launch(options.kernels[0], config, args);
-      for (std::size_t j = 0; j < buffers.size(); ++j) {
-        write_file(g_dir / fmt::format("run{}_buf{}.out", k, j), buffers[j].data(),
-                   buffers[j].bytes());
+      report = to_report(module->launch(req.kernel, config, args));
+      for (const auto& b : buffers) {
+        const auto* p = static_cast<const unsigned char*>(b.data());
+        report.buffers.emplace_back(p, p + b.bytes());
       }
-      write_json(g_dir / fmt::format("run{}.report.json", k), report.to_json());
     } catch (const banksim::UsageError& e) {
-      write_json(g_dir / fmt::format("run{}.report.json", k),
-                 {{"completed", false},
-                  {"abort_reason", e.what()},
-                  {"sites", json::array()},
-                  {"issues", json::array({{{"kind", "usage"},
-                                           {"severity", "error"},
-                                           {"file", req.at("file")},
-                                           {"line", 0},
-                                           {"message", e.what()}}})}});
+      report.completed = false;
+      report.abort_reason = e.what();
+      report.issues.push_back({"usage", "error", req.file, 0, 0, e.what()});
     }
+    proto::send_run(g_fd, k, report);
   }
   g_run = -1;
   return 0;
 }
 
-int run_host(const json& req) {
-  const std::string file = req.at("file").get<std::string>();
+/// Runs a compiler with argv (no shell), its output into `output`; returns its exit status.
+int run_compiler(const std::vector<std::string>& argv, std::string* output) {
+  int pipefd[2];
+  if (pipe(pipefd) != 0) return -1;
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+  posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(pipefd[1]);
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(pipefd[0], buf, sizeof buf)) > 0) output->append(buf, static_cast<size_t>(n));
+  close(pipefd[0]);
+  if (rc != 0) return -1;
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+bool have(const char* tool) {
+  std::string out;
+  return run_compiler({"sh", "-c", std::string("command -v ") + tool}, &out) == 0;
+}
+
+int run_host(const proto::Request& req) {
   const fs::path so = g_dir / "host.so";
   // clang++ as everywhere else; on a GPU machine without it, the C++ compiler nvcc uses.
-  const char* cxx = std::system("command -v clang++ >/dev/null 2>&1") == 0 ? "clang++"
-                    : std::system("command -v g++ >/dev/null 2>&1") == 0   ? "g++"
-                                                                           : "c++";
-  std::string cmd = std::string(cxx) + " -std=c++17 -O1 -g -fPIC -shared";
-  for (const auto& inc : req.value("include_dirs", json::array())) {
-    cmd += " -I'" + inc.get<std::string>() + "'";
-  }
-  cmd += " '" + file + "' -o '" + so.string() + "' 2>&1";
+  const char* cxx = have("clang++") ? "clang++" : have("g++") ? "g++" : "c++";
+  std::vector<std::string> argv = {cxx, "-std=c++17", "-O1", "-g", "-fPIC", "-shared"};
+  for (const auto& inc : req.include_dirs) argv.push_back("-I" + inc);
+  argv.insert(argv.end(), {req.file, "-o", so.string()});
   std::string output;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  char buf[4096];
-  while (pipe != nullptr && std::fgets(buf, sizeof buf, pipe) != nullptr) output += buf;
-  const int status = pipe != nullptr ? pclose(pipe) : -1;
-  if (status != 0) {
+  if (run_compiler(argv, &output) != 0) {
     std::string first = output.substr(0, output.find('\n'));
     const auto err = output.find("error:");
     if (err != std::string::npos) {
       const auto start = output.rfind('\n', err);
-      first = output.substr(start == std::string::npos ? 0 : start + 1,
-                            output.find('\n', err) - (start == std::string::npos ? 0 : start + 1));
+      const std::size_t from = start == std::string::npos ? 0 : start + 1;
+      first = output.substr(from, output.find('\n', err) - from);
     }
-    write_json(g_dir / "compile.json",
-               {{"ok", false}, {"message", first}, {"diagnostics", output}});
+    proto::send_compile(g_fd, false, first, output);
     return 0;
   }
   void* handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
-  const std::string symbol = req.at("kernel").get<std::string>();
-  void* fn = handle != nullptr ? dlsym(handle, symbol.c_str()) : nullptr;
+  void* fn = handle != nullptr ? dlsym(handle, req.kernel.c_str()) : nullptr;
   if (fn == nullptr) {
-    write_json(g_dir / "compile.json",
-               {{"ok", false},
-                {"message", fmt::format("{} does not define extern \"C\" {}(): keep the "
-                                        "function's name and signature",
-                                        file, symbol)},
-                {"diagnostics", handle == nullptr ? dlerror() : ""}});
+    proto::send_compile(g_fd, false,
+                        fmt::format("{} does not define extern \"C\" {}(): keep the function's "
+                                    "name and signature",
+                                    req.file, req.kernel),
+                        handle == nullptr ? dlerror() : "");
     return 0;
   }
-  write_json(g_dir / "compile.json", {{"ok", true}});
+  proto::send_compile(g_fd, true, "", "");
   const std::string cases = read_file(g_dir / "host_cases.in");
-  const std::size_t n = cases.size() / (32 * sizeof(long long));
+  const std::size_t n = std::min(req.host_cases, cases.size() / (32 * sizeof(long long)));
   std::vector<std::int32_t> results(n);
   using Fn = int (*)(const long long*);
   for (std::size_t i = 0; i < n; ++i) {
@@ -179,22 +210,24 @@ int run_host(const json& req) {
     std::memcpy(lanes, cases.data() + i * sizeof lanes, sizeof lanes);
     results[i] = reinterpret_cast<Fn>(fn)(lanes);
   }
-  write_file(g_dir / "host_results.out", results.data(), results.size() * sizeof(std::int32_t));
+  proto::write_frame(g_fd, proto::kHost, results.data(), results.size() * sizeof(std::int32_t));
   return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: grade_worker DIR   (run by the grader, not by hand)\n";
+  if (argc != 4 || std::string(argv[2]) != "--report-fd") {
+    std::cerr << "usage: grade_worker DIR --report-fd N   (run by the grader, not by hand)\n";
     return 2;
   }
   g_dir = argv[1];
+  g_fd = std::atoi(argv[3]);
   banksim::rt::set_emergency_handler(emergency);
   try {
-    const json req = json::parse(read_file(g_dir / "request.json"));
-    return req.value("kind", "kernel") == "host" ? run_host(req) : run_kernels(req);
+    const proto::Request req =
+        proto::request_from_json(nlohmann::json::parse(read_file(g_dir / "request.json")));
+    return req.kind == "host" ? run_host(req) : run_kernels(req);
   } catch (const std::exception& e) {
     std::cerr << "grade_worker: " << e.what() << "\n";
     return 3;

@@ -1,4 +1,4 @@
-// Corpus: the worked examples of spec/bank-rules.md as real CUDA, one warp (32 threads) each.
+// Corpus: the worked examples of docs/bank-rules.md as real CUDA, one warp (32 threads) each.
 // The access under test carries a "// @name" marker that the tests look up.
 // Run one:  build/bin/banksim profile tests/corpus/bank_rules.cu --kernel float_stride
 //             --block 32 --arg 32 --arg 2        (stride 2: 2 wavefronts per request)

@@ -23,42 +23,6 @@ __global__ void transpose_naive_tile(float* out, const float* in, int n) {
   }
 }
 
-// tile[32][33]: word 33*tx + ty + j -> bank (tx + ty + j) % 32, 32 distinct banks
-__global__ void transpose_padded(float* out, const float* in, int n) {
-  __shared__ float tile[kTile][kTile + 1];
-  const int x = blockIdx.x * kTile + threadIdx.x;
-  const int y = blockIdx.y * kTile + threadIdx.y;
-  for (int j = 0; j < kTile; j += kRows) {
-    if (x < n && y + j < n) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * n + x];
-  }
-  __syncthreads();
-  const int ox = blockIdx.y * kTile + threadIdx.x;
-  const int oy = blockIdx.x * kTile + threadIdx.y;
-  for (int j = 0; j < kTile; j += kRows) {
-    if (ox < n && oy + j < n)
-      out[(oy + j) * n + ox] = tile[threadIdx.x][threadIdx.y + j];  // @padded_load
-  }
-}
-
-// XOR swizzle: element (r, c) lives at tile[r][c ^ r]; the column read hits bank (ty+j) ^ tx
-__global__ void transpose_swizzled(float* out, const float* in, int n) {
-  __shared__ float tile[kTile][kTile];
-  const int x = blockIdx.x * kTile + threadIdx.x;
-  const int y = blockIdx.y * kTile + threadIdx.y;
-  for (int j = 0; j < kTile; j += kRows) {
-    const int r = threadIdx.y + j;
-    if (x < n && y + j < n) tile[r][threadIdx.x ^ r] = in[(y + j) * n + x];
-  }
-  __syncthreads();
-  const int ox = blockIdx.y * kTile + threadIdx.x;
-  const int oy = blockIdx.x * kTile + threadIdx.y;
-  for (int j = 0; j < kTile; j += kRows) {
-    const int c = threadIdx.y + j;
-    if (ox < n && oy + j < n)
-      out[(oy + j) * n + ox] = tile[threadIdx.x][c ^ threadIdx.x];  // @swizzled_load
-  }
-}
-
 // The padding as a template parameter: transpose_tile<0> conflicts, transpose_tile<1> does not.
 template <int kPad>
 __global__ void transpose_tile(float* out, const float* in, int n) {

@@ -3,7 +3,7 @@
 // Given ONE warp-level shared-memory request (operation, access width, active lanes and each
 // lane's byte offset) it returns the wavefronts the hardware needs, the conflict-free ideal and,
 // per phase, the distinct words each bank serves. The rules are those of
-// shared/spec/bank-rules.md; comments cite them as R0..R4.
+// docs/bank-rules.md; comments cite them as R0..R4.
 //
 // This library knows nothing of CUDA, fibers or grading: it is pure arithmetic, used by the
 // emulator (banksim), the grader's reports and the lessons' figures.

@@ -1,6 +1,6 @@
 // banksim/banksim.hpp - the emulator's C++ API, used by the CLI, the grader and the tests.
 //
-//   banksim::Module m = banksim::Module::compile("lessons/02-column-read/column.cu",
+//   banksim::Module m = banksim::Module::compile("lessons/02-column-read/column_read.cu",
 //                                                {.kernels = {"column_read"}});
 //   banksim::DeviceBuffer out(1024 * sizeof(float));
 //   banksim::LaunchReport r = m.launch("column_read", {{1}, {32, 32}}, {banksim::Arg(out)});
@@ -174,7 +174,7 @@ struct LaunchReport {
   std::size_t error_count() const;
   /// The line stats for `line` (loads and stores), empty if it touches no shared memory.
   std::vector<const LineStats*> at_line(int line) const;
-  /// JSON as specified in DESIGN.md: {"sites":[...], "issues":[...], ...}.
+  /// JSON as specified in docs/design.md: {"sites":[...], "issues":[...], ...}.
   nlohmann::json to_json() const;
   /// The readable table the CLI prints, then the problems.
   std::string table() const;

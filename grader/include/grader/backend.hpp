@@ -1,7 +1,8 @@
-// grader/backend.hpp - how a kernel gets run, behind one interface. The grader builds a
-// WorkerRequest (file, kernel, launch, input buffers), a Backend runs it in a child process with
-// a time and memory limit and returns raw outcomes: output buffers, per-line shared-memory stats
-// and problems (banksim on the CPU; ncu on a GPU), timings. The judge never sees how.
+// grader/backend.hpp - how a kernel gets run, behind one interface. The judge builds a WorkerJob
+// (a protocol::Request plus the input buffers), a Backend runs it in a child process with limits
+// and returns the validated protocol::Report plus how the process ended. What a backend can do
+// is described by its Capabilities (time, profile, sanitize, counter tolerance), never by a mode
+// string. The judge never sees how a kernel runs.
 #pragma once
 
 #include <array>
@@ -11,65 +12,71 @@
 #include <string>
 #include <vector>
 
-#include "grader/spec.hpp"
+#include "course/registry.hpp"
+#include "grader/protocol.hpp"
 
 namespace grader {
 
-struct RunRequest {
-  Launch launch;
-  std::vector<ArgSpec> args;    ///< buffer index, or scalar (already evaluated into `ints`)
-  std::vector<long long> ints;  ///< the value of each scalar argument, in order
-  Buffers buffers;              ///< contents before the run (inputs filled, outputs poisoned)
-  double timeout_s = 10.0;
+// The registry's names, as the grader uses them.
+using course::Buffers;
+using course::exercises;
+using course::ExerciseSpec;
+using course::find_exercise;
+using course::Size;
+
+/// What the judge asks one worker process to do.
+struct WorkerJob {
+  protocol::Request request;    ///< file, kernel, runs (geometry, arguments, buffer sizes)
+  std::vector<Buffers> inputs;  ///< per run: every buffer's contents before it
+  std::vector<std::array<long long, 32>> host_cases;  ///< host exercises
+  bool profile = false;   ///< read the hardware counters (when the backend can)
+  bool sanitize = false;  ///< run the GPU sanitizers (when the backend can)
 };
 
-struct WorkerRequest {
-  ExerciseSpec::Kind kind = ExerciseSpec::Kind::kKernel;
-  std::filesystem::path file;
-  std::string kernel;
-  std::vector<RunRequest> runs;
-  std::vector<std::array<long long, 32>> host_cases;
-  bool timed = false;     ///< GPU: also time each run (for the speed gate)
-  bool profile = false;   ///< GPU: read the hardware counters (Nsight Compute)
-  bool sanitize = false;  ///< GPU: run compute-sanitizer (memcheck, racecheck)
-};
-
-struct RunOutcome {
-  bool ran = false;                                  ///< the run finished and its buffers came back
-  Buffers buffers;                                   ///< contents after the run
-  nlohmann::json report = nlohmann::json::object();  ///< {"sites", "issues", "completed", ...}
-  double median_ms = -1.0;                           ///< GPU timing, when asked for
-};
-
+/// How the worker process ended, and what it reported.
 struct WorkerOutcome {
   bool started = false;
-  bool compiled = false;
-  std::string compile_message;  ///< "file.cu:12: error: ..."
-  std::string diagnostics;      ///< the compiler's full output
-  bool timed_out = false;       ///< killed by the grader's time limit
-  int exit_status = 0;          ///< or 128 + signal
-  std::string output_tail;      ///< the child's stdout and stderr, last few KiB
-  std::vector<RunOutcome> runs;
-  std::vector<int> host_results;
+  bool timed_out = false;   ///< killed by the grader's time limit
+  int exit_status = 0;      ///< or 128 + signal
+  std::string output_tail;  ///< the child's stdout and stderr, last few KiB
   double seconds = 0.0;
+  protocol::Report report;  ///< validated frames from the report pipe
+  /// Run k finished and all its buffers came back.
+  bool ran(std::size_t k) const {
+    return k < report.runs.size() && report.run_received[k] && report.runs[k].completed &&
+           !report.runs[k].buffers.empty();
+  }
 };
 
+/// Time and memory limits of one worker process.
 struct Limits {
   double seconds = 120.0;
   std::size_t memory_bytes = std::size_t{8} << 30;  ///< address-space limit; 0 = none
 };
 
+/// What a backend can do, for the judge's gates and the report.
+struct Capabilities {
+  std::string name;           ///< "cpu" or "gpu", for reports and results.json
+  bool can_time = false;      ///< real kernel timings (the speed gate times kernels)
+  bool can_profile = false;   ///< per-instruction hardware counters
+  bool can_sanitize = false;  ///< compute-sanitizer
+  /// Allowed wavefronts / ideal before an access counts as conflicting: banksim's counts are
+  /// exact (1.0); hardware counters include arbitration noise (1.05).
+  double conflict_tolerance = 1.0;
+  bool sites_have_lines = true;  ///< sites name source lines (not SASS instructions)
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
-  /// "cpu" or "gpu".
-  virtual std::string mode() const = 0;
+  /// What it can do.
+  virtual Capabilities capabilities() const = 0;
   /// One line for reports: "CPU (banksim, bank model)" or "GPU: NVIDIA H200, driver ..., CUDA ...".
   virtual std::string describe() const = 0;
   /// Extra facts for results.json's extra_data (gpu, driver, cuda).
   virtual nlohmann::json facts() const = 0;
-  /// Runs `request` in a child process working in `dir` (created empty).
-  virtual WorkerOutcome run(const WorkerRequest& request, const std::filesystem::path& dir,
+  /// Runs `job` in a child process working in `dir` (created empty).
+  virtual WorkerOutcome run(const WorkerJob& job, const std::filesystem::path& dir,
                             const Limits& limits) const = 0;
 };
 
@@ -77,10 +84,13 @@ class Backend {
 /// says why in `why` (e.g. "MODE=gpu: no NVIDIA GPU found (nvidia-smi -L failed)").
 std::unique_ptr<Backend> make_backend(const std::string& mode, std::string* why);
 
+/// The CPU backend (banksim in a child process).
+std::unique_ptr<Backend> make_cpu_backend();
+
 /// The GPU backend (gpu_backend.cpp); nullptr with `why` set when it cannot be used.
 std::unique_ptr<Backend> make_gpu_backend(std::string* why);
 
-/// The repository's root (for grader/include and the baselines).
+/// The repository's root (for the baselines and gpu/include).
 std::filesystem::path course_root();
 
 }  // namespace grader

@@ -1,6 +1,7 @@
 // grader/judge.hpp - grading one exercise of one submission: build, correctness on several
 // sizes with a secret seed and poisoned outputs, problems, conflicts, speed, anti-bypass. The
-// judge computes every verdict itself from the raw outcomes a Backend returns.
+// judge computes every verdict itself from the validated reports a Backend returns; each gate is
+// one small function of grader/src/gates.cpp, listed in one table.
 #pragma once
 
 #include <filesystem>
@@ -8,13 +9,22 @@
 #include <vector>
 
 #include "grader/backend.hpp"
-#include "grader/spec.hpp"
 
 namespace grader {
 
+/// The gates, in the order they are judged and shown.
+enum class GateId { kBuilds, kCorrect, kNoProblems, kConflicts, kSpeed, kUsesShared };
+
+/// "builds", "correct", "no_problems", "conflicts", "speed", "uses_shared".
+const char* gate_name(GateId id);
+
+/// The points `spec` gives gate `id`.
+int gate_points(const ExerciseSpec& spec, GateId id);
+
 /// One gate of one exercise.
 struct Gate {
-  std::string name;  ///< builds, correct, no_problems, conflicts, speed, uses_shared
+  GateId id = GateId::kBuilds;
+  std::string name;  ///< gate_name(id)
   int score = 0;
   int max_score = 0;
   bool passed = false;
@@ -25,7 +35,8 @@ struct Gate {
 
 struct ExerciseResult {
   const ExerciseSpec* spec = nullptr;
-  std::string mode;  ///< cpu / gpu
+  std::string mode;    ///< the backend's name: cpu / gpu
+  bool timed = false;  ///< the speed gate timed kernels (else: the bank model's ratio)
   std::vector<Gate> gates;
   double seconds = 0.0;
   /// Figures for the table: "32.0-way -> 1.0" style conflict summary and the speed-up.

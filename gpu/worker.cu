@@ -1,0 +1,98 @@
+// worker.cu - the GPU backend's child process (grader/src/gpu_backend.cpp). The grader builds it
+// with nvcc from two translation units, so no macro of the student's file reaches this one:
+//   nvcc -O3 -std=c++17 -arch=sm_XX -lineinfo -Igpu -Igpu/include -Igrader/include
+//        gpu/worker.cu DIR/student_unit.cu -o DIR/worker
+// where DIR/student_unit.cu #includes the student's (or baseline's) file and defines
+//   extern "C" const void* course_student_kernel();   // the kernel under test
+// It runs `worker DIR --report-fd N [--once]`: reads DIR/request.json and DIR/runK_bufJ.in
+// (grader/protocol.hpp), runs each launch once through the harness (gpu/harness.cuh), then, when
+// the request is timed and not --once, times it (median of 15 CUDA-event timings after 2
+// warm-ups, fresh inputs and a flushed L2 before each). Everything goes back as protocol frames
+// on fd N. It never judges.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "grader/protocol.hpp"
+#include "harness.cuh"
+
+namespace proto = grader::protocol;
+
+extern "C" const void* course_student_kernel();
+
+namespace {
+
+std::string read_file(const std::string& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// Reports a failed run and stops: a kernel fault leaves the context unusable.
+[[noreturn]] void fail_run(int fd, std::size_t run, const std::string& what) {
+  const std::string reason =
+      "the kernel failed on the GPU: " + what +
+      " (an out-of-bounds or misaligned access, a trap such as an unfilled TODO, or an invalid "
+      "launch)";
+  std::fprintf(stderr, "gpu worker: %s\n", reason.c_str());
+  proto::RunReport r;
+  r.completed = false;
+  r.abort_reason = reason;
+  r.issues.push_back({"crash", "error", "", 0, 0, reason});
+  proto::send_run(fd, run, r);
+  std::exit(1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4 || std::strcmp(argv[2], "--report-fd") != 0) {
+    std::fprintf(stderr, "usage: worker DIR --report-fd N [--once]   (run by the grader)\n");
+    return 2;
+  }
+  const std::string dir = argv[1];
+  const int fd = std::atoi(argv[3]);
+  const bool once = argc > 4 && std::strcmp(argv[4], "--once") == 0;
+  proto::Request req;
+  try {
+    req = proto::request_from_json(nlohmann::json::parse(read_file(dir + "/request.json")));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpu worker: bad request: %s\n", e.what());
+    return 3;
+  }
+  const void* kernel = course_student_kernel();
+  proto::send_compile(fd, true, "", "");
+  for (std::size_t k = 0; k < req.runs.size(); ++k) {
+    const proto::RunSpec& run = req.runs[k];
+    course::gpu::Job job;
+    job.grid = dim3(run.grid[0], run.grid[1], run.grid[2]);
+    job.block = dim3(run.block[0], run.block[1], run.block[2]);
+    job.smem = run.smem;
+    for (std::size_t j = 0; j < run.buffer_bytes.size(); ++j) {
+      const std::string in =
+          read_file(dir + "/run" + std::to_string(k) + "_buf" + std::to_string(j) + ".in");
+      job.buffers.emplace_back(run.buffer_bytes[j]);
+      std::memcpy(job.buffers.back().data(), in.data(), std::min(in.size(), run.buffer_bytes[j]));
+    }
+    for (const proto::Arg& a : run.args) job.args.push_back({a.buffer, a.value});
+    const course::gpu::Job initial = job;
+    std::string error;
+    if (!course::gpu::run_once(kernel, job, &error)) fail_run(fd, k, error);
+    proto::RunReport report;
+    report.completed = true;
+    if (req.timed && !once) {
+      report.median_ms = course::gpu::median_ms_fresh(kernel, initial, &error);
+      if (report.median_ms < 0) fail_run(fd, k, error);
+    }
+    report.buffers = std::move(job.buffers);
+    proto::send_run(fd, k, report);
+  }
+  return 0;
+}

@@ -1,0 +1,382 @@
+// grader/protocol.hpp - the worker protocol: what the grader asks a worker process (the CPU
+// worker, grader/tools/grade_worker.cpp, running banksim; the GPU worker, gpu/worker.cu) and
+// what the worker reports back. One header, one serializer, for both workers and the judge.
+//
+// Transport. The grader writes the request (request.json and the input buffers runK_bufJ.in)
+// into the worker's folder, and opens a pipe whose write end the worker inherits as the file
+// descriptor given by `--report-fd N`. The worker writes its report to that pipe as frames:
+//   "BSR1" | u32 type | u64 length | payload
+//   type 1 kCompile   JSON {"ok", "message", "diagnostics"}
+//   type 2 kRun       JSON RunReport (without buffers), one per run, with "run": K
+//   type 3 kBuffer    u32 run, u32 buffer, then the buffer's bytes after the run
+//   type 4 kHost      int32 results of a host exercise, one per case
+// The grader never reads a file the worker could write: everything it trusts arrives through
+// the pipe, and decode() validates it against the request (indices, sizes, JSON shape).
+// Header-only, nlohmann-json only, so nvcc builds the GPU worker with it on a bare machine.
+#pragma once
+
+#include <unistd.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace grader::protocol {
+
+/// A kernel argument: a buffer's device pointer, or an int.
+struct Arg {
+  int buffer = -1;      ///< >= 0: index of the buffer
+  long long value = 0;  ///< otherwise the int passed
+};
+
+/// One launch: geometry, buffer sizes (contents in runK_bufJ.in), arguments.
+struct RunSpec {
+  std::array<unsigned, 3> grid{1, 1, 1};
+  std::array<unsigned, 3> block{1, 1, 1};
+  std::size_t smem = 0;
+  double timeout_s = 10.0;                ///< banksim's own time limit for this launch
+  std::vector<std::size_t> buffer_bytes;  ///< one per buffer
+  std::vector<Arg> args;
+};
+
+/// What the worker is asked to do.
+struct Request {
+  std::string kind = "kernel";  ///< "kernel" or "host"
+  std::string file;             ///< absolute path of the .cu / .cpp file
+  std::string kernel;           ///< kernel or extern "C" function name
+  std::vector<std::string> include_dirs;
+  std::vector<RunSpec> runs;
+  bool timed = false;          ///< GPU: also time each run (median of 15)
+  std::size_t host_cases = 0;  ///< host exercises: cases in host_cases.in (32 int64 each)
+};
+
+/// One shared-memory access site (banksim: a source line and access; GPU: a SASS instruction).
+struct Site {
+  std::string file;
+  int line = 0;
+  std::string source;    ///< the source line, or the SASS instruction
+  std::string variable;  ///< the __shared__ variable, when known
+  std::string op;        ///< load, store, atomic
+  int bytes = 4;         ///< access width
+  std::uint64_t requests = 0;
+  std::uint64_t wavefronts = 0;
+  std::uint64_t ideal = 0;
+  /// The worst request seen: its op, width and each lane's byte offset (-1: inactive).
+  bool has_worst = false;
+  std::string worst_op = "load";
+  int worst_width = 4;
+  std::array<long long, 32> worst_offsets{};
+};
+
+/// A problem found while running (race, out_of_bounds, crash, timeout, ...).
+struct Issue {
+  std::string kind;
+  std::string severity = "error";  ///< error or warning
+  std::string file;
+  int line = 0;
+  int other_line = 0;  ///< the other access of a race, when known
+  std::string message;
+};
+
+/// The outcome of one run.
+struct RunReport {
+  bool completed = false;
+  std::string abort_reason;
+  std::vector<Site> sites;
+  std::vector<Issue> issues;
+  double median_ms = -1.0;                          ///< GPU timing, when asked for
+  std::vector<std::vector<unsigned char>> buffers;  ///< contents after the run (kBuffer frames)
+};
+
+/// Whether the file compiled and loaded.
+struct CompileReport {
+  bool received = false;
+  bool ok = false;
+  std::string message;      ///< "file.cu:12: error: ..."
+  std::string diagnostics;  ///< the compiler's full output
+};
+
+/// Everything a worker reported, after validation.
+struct Report {
+  CompileReport compile;
+  std::vector<RunReport> runs;     ///< one per requested run (empty ones if not reported)
+  std::vector<bool> run_received;  ///< which runs sent a kRun frame
+  std::vector<std::int32_t> host_results;
+  std::vector<std::string> rejected;  ///< frames refused by validation, and why
+};
+
+enum FrameType : std::uint32_t { kCompile = 1, kRun = 2, kBuffer = 3, kHost = 4 };
+
+// ---- JSON ---------------------------------------------------------------------------------------
+
+inline nlohmann::json to_json(const Request& r) {
+  nlohmann::json j = {{"kind", r.kind},
+                      {"file", r.file},
+                      {"kernel", r.kernel},
+                      {"include_dirs", r.include_dirs},
+                      {"timed", r.timed},
+                      {"host_cases", r.host_cases},
+                      {"runs", nlohmann::json::array()}};
+  for (const RunSpec& run : r.runs) {
+    nlohmann::json args = nlohmann::json::array();
+    for (const Arg& a : run.args) {
+      args.push_back(a.buffer >= 0 ? nlohmann::json{{"buffer", a.buffer}}
+                                   : nlohmann::json{{"int", a.value}});
+    }
+    j["runs"].push_back({{"grid", run.grid},
+                         {"block", run.block},
+                         {"smem", run.smem},
+                         {"timeout_s", run.timeout_s},
+                         {"buffer_bytes", run.buffer_bytes},
+                         {"args", args}});
+  }
+  return j;
+}
+
+inline Request request_from_json(const nlohmann::json& j) {
+  Request r;
+  r.kind = j.at("kind").get<std::string>();
+  r.file = j.at("file").get<std::string>();
+  r.kernel = j.at("kernel").get<std::string>();
+  r.include_dirs = j.value("include_dirs", std::vector<std::string>{});
+  r.timed = j.value("timed", false);
+  r.host_cases = j.value("host_cases", std::size_t{0});
+  for (const auto& jr : j.at("runs")) {
+    RunSpec run;
+    run.grid = jr.at("grid").get<std::array<unsigned, 3>>();
+    run.block = jr.at("block").get<std::array<unsigned, 3>>();
+    run.smem = jr.value("smem", std::size_t{0});
+    run.timeout_s = jr.value("timeout_s", 10.0);
+    run.buffer_bytes = jr.at("buffer_bytes").get<std::vector<std::size_t>>();
+    for (const auto& a : jr.at("args")) {
+      run.args.push_back(a.contains("buffer") ? Arg{a.at("buffer").get<int>(), 0}
+                                              : Arg{-1, a.at("int").get<long long>()});
+    }
+    r.runs.push_back(run);
+  }
+  return r;
+}
+
+inline nlohmann::json to_json(const Site& s) {
+  nlohmann::json j = {
+      {"file", s.file},  {"line", s.line},   {"source", s.source},     {"variable", s.variable},
+      {"op", s.op},      {"bytes", s.bytes}, {"requests", s.requests}, {"wavefronts", s.wavefronts},
+      {"ideal", s.ideal}};
+  if (s.has_worst) {
+    nlohmann::json offsets = nlohmann::json::array();
+    for (long long o : s.worst_offsets)
+      offsets.push_back(o < 0 ? nlohmann::json() : nlohmann::json(o));
+    j["worst"] = {{"op", s.worst_op}, {"width", s.worst_width}, {"offsets", offsets}};
+  }
+  return j;
+}
+
+inline Site site_from_json(const nlohmann::json& j) {
+  Site s;
+  s.file = j.value("file", "");
+  s.line = j.value("line", 0);
+  s.source = j.value("source", "");
+  s.variable = j.value("variable", "");
+  s.op = j.value("op", "load");
+  s.bytes = j.value("bytes", 4);
+  s.requests = j.value("requests", std::uint64_t{0});
+  s.wavefronts = j.value("wavefronts", std::uint64_t{0});
+  s.ideal = j.value("ideal", std::uint64_t{0});
+  if (j.contains("worst") && j["worst"].is_object()) {
+    const auto& w = j["worst"];
+    s.has_worst = true;
+    s.worst_op = w.value("op", "load");
+    s.worst_width = w.value("width", 4);
+    s.worst_offsets.fill(-1);
+    const auto& offsets = w.at("offsets");
+    for (std::size_t t = 0; t < 32 && t < offsets.size(); ++t) {
+      if (!offsets[t].is_null()) s.worst_offsets[t] = offsets[t].get<long long>();
+    }
+  }
+  return s;
+}
+
+inline nlohmann::json to_json(const Issue& i) {
+  nlohmann::json j = {{"kind", i.kind},
+                      {"severity", i.severity},
+                      {"file", i.file},
+                      {"line", i.line},
+                      {"message", i.message}};
+  if (i.other_line > 0) j["other_line"] = i.other_line;
+  return j;
+}
+
+inline Issue issue_from_json(const nlohmann::json& j) {
+  Issue i;
+  i.kind = j.value("kind", "");
+  i.severity = j.value("severity", "error");
+  i.file = j.value("file", "");
+  i.line = j.value("line", 0);
+  i.other_line = j.value("other_line", 0);
+  i.message = j.value("message", "");
+  return i;
+}
+
+/// A run report as JSON (without its buffers, which travel as kBuffer frames).
+inline nlohmann::json to_json(const RunReport& r) {
+  nlohmann::json j = {{"completed", r.completed},
+                      {"abort_reason", r.abort_reason},
+                      {"median_ms", r.median_ms},
+                      {"sites", nlohmann::json::array()},
+                      {"issues", nlohmann::json::array()}};
+  for (const Site& s : r.sites) j["sites"].push_back(to_json(s));
+  for (const Issue& i : r.issues) j["issues"].push_back(to_json(i));
+  return j;
+}
+
+inline RunReport run_report_from_json(const nlohmann::json& j) {
+  RunReport r;
+  r.completed = j.at("completed").get<bool>();
+  r.abort_reason = j.value("abort_reason", "");
+  r.median_ms = j.value("median_ms", -1.0);
+  for (const auto& s : j.value("sites", nlohmann::json::array()))
+    r.sites.push_back(site_from_json(s));
+  for (const auto& i : j.value("issues", nlohmann::json::array()))
+    r.issues.push_back(issue_from_json(i));
+  return r;
+}
+
+// ---- Frames -----------------------------------------------------------------------------------
+
+/// Writes one frame to `fd` (blocking; retries short writes). Returns false when the pipe broke.
+inline bool write_frame(int fd, std::uint32_t type, const void* data, std::size_t bytes) {
+  unsigned char head[16];
+  std::memcpy(head, "BSR1", 4);
+  std::memcpy(head + 4, &type, 4);
+  const std::uint64_t len = bytes;
+  std::memcpy(head + 8, &len, 8);
+  auto all = [fd](const void* p, std::size_t n) {
+    const char* c = static_cast<const char*>(p);
+    while (n > 0) {
+      const ssize_t w = ::write(fd, c, n);
+      if (w <= 0) return false;
+      c += w;
+      n -= static_cast<std::size_t>(w);
+    }
+    return true;
+  };
+  return all(head, sizeof head) && all(data, bytes);
+}
+
+/// Frames a JSON payload.
+inline bool write_json_frame(int fd, std::uint32_t type, const nlohmann::json& j) {
+  const std::string s = j.dump();
+  return write_frame(fd, type, s.data(), s.size());
+}
+
+/// Sends one run's report and its buffers.
+inline bool send_run(int fd, std::size_t run, const RunReport& r) {
+  nlohmann::json j = to_json(r);
+  j["run"] = run;
+  bool ok = write_json_frame(fd, kRun, j);
+  for (std::size_t b = 0; b < r.buffers.size() && ok; ++b) {
+    std::vector<unsigned char> payload(8 + r.buffers[b].size());
+    const auto run32 = static_cast<std::uint32_t>(run), buf32 = static_cast<std::uint32_t>(b);
+    std::memcpy(payload.data(), &run32, 4);
+    std::memcpy(payload.data() + 4, &buf32, 4);
+    if (!r.buffers[b].empty()) {
+      std::memcpy(payload.data() + 8, r.buffers[b].data(), r.buffers[b].size());
+    }
+    ok = write_frame(fd, kBuffer, payload.data(), payload.size());
+  }
+  return ok;
+}
+
+/// Sends the compile result.
+inline bool send_compile(int fd, bool ok, const std::string& message,
+                         const std::string& diagnostics) {
+  return write_json_frame(fd, kCompile,
+                          {{"ok", ok}, {"message", message}, {"diagnostics", diagnostics}});
+}
+
+/// Decodes and validates everything a worker sent for `request`. Frames that break the rules
+/// (unknown type, bad JSON or shape, run or buffer index out of range, a buffer of the wrong size,
+/// a second report for the same run) are dropped and listed in Report::rejected; the stream
+/// stops at the first malformed header.
+inline Report decode(const std::string& stream, const Request& request) {
+  Report rep;
+  rep.runs.resize(request.runs.size());
+  rep.run_received.assign(request.runs.size(), false);
+  std::vector<std::vector<bool>> got_buffer(request.runs.size());
+  for (std::size_t k = 0; k < request.runs.size(); ++k) {
+    got_buffer[k].assign(request.runs[k].buffer_bytes.size(), false);
+    rep.runs[k].buffers.resize(request.runs[k].buffer_bytes.size());
+  }
+  std::size_t pos = 0;
+  while (pos + 16 <= stream.size()) {
+    if (stream.compare(pos, 4, "BSR1") != 0) {
+      rep.rejected.push_back("malformed frame header at byte " + std::to_string(pos));
+      break;
+    }
+    std::uint32_t type = 0;
+    std::uint64_t len = 0;
+    std::memcpy(&type, stream.data() + pos + 4, 4);
+    std::memcpy(&len, stream.data() + pos + 8, 8);
+    if (len > stream.size() - pos - 16) {
+      rep.rejected.push_back("truncated frame at byte " + std::to_string(pos));
+      break;
+    }
+    const std::string payload = stream.substr(pos + 16, len);
+    pos += 16 + len;
+    try {
+      if (type == kCompile) {
+        if (rep.compile.received) throw std::runtime_error("a second compile frame");
+        const auto j = nlohmann::json::parse(payload);
+        rep.compile.received = true;
+        rep.compile.ok = j.at("ok").get<bool>();
+        rep.compile.message = j.value("message", "");
+        rep.compile.diagnostics = j.value("diagnostics", "");
+      } else if (type == kRun) {
+        const auto j = nlohmann::json::parse(payload);
+        const std::size_t k = j.at("run").get<std::size_t>();
+        if (k >= rep.runs.size()) throw std::runtime_error("run index out of range");
+        if (rep.run_received[k]) throw std::runtime_error("a second report for one run");
+        auto buffers = std::move(rep.runs[k].buffers);
+        rep.runs[k] = run_report_from_json(j);
+        rep.runs[k].buffers = std::move(buffers);
+        rep.run_received[k] = true;
+      } else if (type == kBuffer) {
+        if (payload.size() < 8) throw std::runtime_error("short buffer frame");
+        std::uint32_t k = 0, b = 0;
+        std::memcpy(&k, payload.data(), 4);
+        std::memcpy(&b, payload.data() + 4, 4);
+        if (k >= rep.runs.size() || b >= got_buffer[k].size())
+          throw std::runtime_error("buffer index out of range");
+        if (got_buffer[k][b]) throw std::runtime_error("a buffer sent twice");
+        if (payload.size() - 8 != request.runs[k].buffer_bytes[b])
+          throw std::runtime_error("buffer of the wrong size");
+        rep.runs[k].buffers[b].assign(payload.begin() + 8, payload.end());
+        got_buffer[k][b] = true;
+      } else if (type == kHost) {
+        if (payload.size() != request.host_cases * 4 || !rep.host_results.empty())
+          throw std::runtime_error("host results of the wrong size");
+        rep.host_results.resize(request.host_cases);
+        std::memcpy(rep.host_results.data(), payload.data(), payload.size());
+      } else {
+        throw std::runtime_error("unknown frame type " + std::to_string(type));
+      }
+    } catch (const std::exception& e) {
+      rep.rejected.push_back(e.what());
+    }
+  }
+  // A run counts only with every buffer back.
+  for (std::size_t k = 0; k < rep.runs.size(); ++k) {
+    for (bool b : got_buffer[k]) {
+      if (!b) {
+        rep.runs[k].buffers.clear();
+        break;
+      }
+    }
+  }
+  return rep;
+}
+
+}  // namespace grader::protocol

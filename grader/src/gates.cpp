@@ -1,0 +1,453 @@
+// gates.cpp - the gates of an exercise, one small function each, and the table that orders them
+// (docs/design.md, "How an exercise is graded"). Each reads the Evidence the judge collected and
+// the verdicts of the gates before it.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+#include "bankmodel/diagram.hpp"
+#include "gates_internal.hpp"
+
+namespace grader::internal {
+namespace fs = std::filesystem;
+using State = Verdict::State;
+
+namespace {
+
+bool passed(const std::vector<Gate>& earlier, GateId id) {
+  for (const Gate& g : earlier) {
+    if (g.id == id) return g.passed;
+  }
+  return false;
+}
+
+/// Why size k produced no result.
+std::string run_failure(const Evidence& ev, std::size_t k) {
+  const Size& size = ev.spec->sizes[k];
+  const WorkerOutcome& w = ev.student[k];
+  const std::string msg = child_message(w);
+  if (msg.find("is not done yet") != std::string::npos) {
+    return fmt::format("{}: {} (the skeleton's TODO block still runs)", size.label, msg);
+  }
+  const protocol::RunReport& rep = ev.run(k);
+  if (!w.report.runs.empty() && w.report.run_received[0]) {
+    for (const protocol::Issue& issue : rep.issues) {
+      if (issue.kind == "timeout" || issue.kind == "crash" || issue.kind == "usage" ||
+          (issue.kind == "out_of_bounds" && !rep.completed)) {
+        return fmt::format(
+            "{}: {}{}", size.label, issue.message.empty() ? issue.kind : issue.message,
+            issue.line > 0 ? fmt::format(" (near {}:{})", ev.file.filename().string(), issue.line)
+                           : "");
+      }
+    }
+    if (!rep.completed) {
+      return fmt::format("{}: the launch stopped early: {}", size.label,
+                         rep.abort_reason.empty() ? "unknown reason" : rep.abort_reason);
+    }
+  }
+  if (w.timed_out) {
+    return fmt::format(
+        "{}: the kernel ran past the grader's time limit ({:.0f} s) and was stopped: an infinite "
+        "loop?",
+        size.label, w.seconds);
+  }
+  if (w.exit_status != 0) {
+    return fmt::format("{}: the program stopped (exit status {}){}{}", size.label, w.exit_status,
+                       msg.empty() ? "" : ": ", msg);
+  }
+  return fmt::format("{}: the kernel produced no output", size.label);
+}
+
+double value_at(const std::vector<unsigned char>& b, course::Elem e, std::size_t i) {
+  switch (e) {
+    case course::Elem::kF32: {
+      float f;
+      std::memcpy(&f, b.data() + i * 4, 4);
+      return f;
+    }
+    case course::Elem::kF64: {
+      double d;
+      std::memcpy(&d, b.data() + i * 8, 8);
+      return d;
+    }
+    case course::Elem::kI32: {
+      std::int32_t v;
+      std::memcpy(&v, b.data() + i * 4, 4);
+      return v;
+    }
+  }
+  return 0;
+}
+
+/// Checks one run's buffers: outputs against the reference, inputs unchanged.
+std::string check_buffers(const ExerciseSpec& spec, const Size& size, const Buffers& got,
+                          const Buffers& expected, const Buffers& inputs) {
+  const course::Workload& w = spec.workload;
+  for (std::size_t j = 0; j < w.buffers.size(); ++j) {
+    const course::BufferSpec& b = w.buffers[j];
+    if (got[j].size() != expected[j].size()) return size.label + ": buffer size changed";
+    if (!b.output) {
+      if (got[j] != inputs[j]) {
+        return fmt::format(
+            "{}: the kernel modified its input `{}`: inputs are read-only (write only to the "
+            "output)",
+            size.label, b.name);
+      }
+      continue;
+    }
+    const std::size_t eb = course::elem_bytes(b.elem);
+    const std::vector<unsigned char> poison(eb, 0xff);
+    const std::size_t n = got[j].size() / eb;
+    std::size_t wrong = 0;
+    std::size_t unwritten = 0;
+    std::size_t first = n;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double g = value_at(got[j], b.elem, i);
+      const double want = value_at(expected[j], b.elem, i);
+      const bool poisoned = std::memcmp(got[j].data() + i * eb, poison.data(), eb) == 0;
+      const bool ok = !poisoned && std::isfinite(g) &&
+                      std::abs(g - want) <= w.tolerance_abs + w.tolerance_rel * std::abs(want);
+      if (!ok) {
+        ++wrong;
+        unwritten += poisoned ? 1 : 0;
+        if (first == n) first = i;
+      }
+    }
+    if (wrong > 0) {
+      const double g = value_at(got[j], b.elem, first);
+      const double want = value_at(expected[j], b.elem, first);
+      return fmt::format(
+          "{}: {} of {} elements of `{}` are wrong{}; the first is {}[{}] = {}, expected {:.6g}{}",
+          size.label, wrong, n, b.name,
+          unwritten > 0 ? fmt::format(" ({} never written)", unwritten) : "", b.name, first,
+          !std::isfinite(g) ? std::string("(never written)") : fmt::format("{:.6g}", g), want,
+          unwritten == wrong && unwritten > 0
+              ? " -- does every element get a thread that writes it, for every size?"
+              : "");
+    }
+  }
+  return "";
+}
+
+struct Totals {
+  std::uint64_t wavefronts = 0;
+  std::uint64_t ideal = 0;
+  std::uint64_t load_requests = 0;
+  std::uint64_t store_requests = 0;
+};
+
+Totals totals(const protocol::RunReport& report) {
+  Totals t;
+  for (const protocol::Site& s : report.sites) {
+    t.wavefronts += s.wavefronts;
+    t.ideal += s.ideal;
+    (s.op == "load" ? t.load_requests : t.store_requests) += s.requests;
+  }
+  return t;
+}
+
+bankmodel::Request request_from(const protocol::Site& s) {
+  bankmodel::Request r(s.worst_op == "load" ? bankmodel::Op::kLoad : bankmodel::Op::kStore,
+                       s.worst_width);
+  for (int t = 0; t < bankmodel::kWarpSize; ++t) {
+    const long long o = s.worst_offsets[static_cast<std::size_t>(t)];
+    if (o >= 0) r.set_lane(t, static_cast<std::uint64_t>(o));
+  }
+  return r;
+}
+
+std::string lane_list(const std::vector<int>& lanes) {
+  std::string out;
+  for (std::size_t i = 0; i < lanes.size();) {
+    std::size_t j = i;
+    while (j + 1 < lanes.size() && lanes[j + 1] == lanes[j] + 1) ++j;
+    out += (out.empty() ? "" : ", ") + std::to_string(lanes[i]);
+    if (j > i) out += "-" + std::to_string(lanes[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+// ---- The gates ------------------------------------------------------------------------------
+
+Verdict builds(const Evidence& ev, const std::vector<Gate>&) {
+  const WorkerOutcome& w = ev.student.front();
+  if (w.report.compile.ok) return Verdict::pass("compiles");
+  std::string why = w.report.compile.message;
+  if (why.empty()) {
+    if (w.timed_out) {
+      why = "building and loading the file took longer than the time limit";
+    } else if (w.exit_status == 0) {
+      why =
+          "the program exited (status 0) while loading your file, before any kernel ran: does it "
+          "call exit() at start-up, e.g. in a global initialiser?";
+    } else {
+      const std::string msg = child_message(w);
+      why = fmt::format(
+          "the program stopped (exit status {}) while loading your file, before any kernel "
+          "ran{}{}",
+          w.exit_status, msg.empty() ? "" : ": ", msg);
+    }
+  }
+  return Verdict::fail(why, w.report.compile.diagnostics);
+}
+
+Verdict correct(const Evidence& ev, const std::vector<Gate>& earlier) {
+  if (!passed(earlier, GateId::kBuilds)) return Verdict::skip("needs a kernel that builds");
+  const ExerciseSpec& spec = *ev.spec;
+  std::vector<std::string> wrong;
+  for (std::size_t k = 0; k < spec.sizes.size(); ++k) {
+    if (k >= ev.student.size() || !ev.student[k].ran(0)) {
+      wrong.push_back(k < ev.student.size() ? run_failure(ev, k)
+                                            : spec.sizes[k].label + ": not run");
+      continue;
+    }
+    const std::string msg =
+        check_buffers(spec, spec.sizes[k], ev.run(k).buffers, ev.expected[k], ev.inputs[k]);
+    if (!msg.empty()) wrong.push_back(msg);
+  }
+  if (wrong.empty()) {
+    std::string sizes;
+    for (const Size& s : spec.sizes) sizes += (sizes.empty() ? "" : ", ") + s.label;
+    return Verdict::pass("right on every size (" + sizes + ")");
+  }
+  std::string detail;
+  for (const auto& m : wrong) detail += m + "\n";
+  return Verdict::fail(wrong.front(), detail);
+}
+
+Verdict no_problems(const Evidence& ev, const std::vector<Gate>& earlier) {
+  if (!passed(earlier, GateId::kBuilds)) return Verdict::skip("needs a kernel that builds");
+  std::vector<std::string> found;
+  bool all_ran = true;
+  for (std::size_t k = 0; k < ev.student.size(); ++k) {
+    all_ran = all_ran && ev.student[k].ran(0);
+    for (const protocol::Issue& issue : ev.run(k).issues) {
+      if (issue.severity != "error") continue;
+      if (issue.kind == "timeout" || issue.kind == "crash" || issue.kind == "usage") continue;
+      std::string line = fmt::format("{}: line {}: {}: {}", ev.spec->sizes[k].label, issue.line,
+                                     issue.kind, issue.message);
+      if (issue.other_line > 0) line += fmt::format(" (other access: line {})", issue.other_line);
+      if (std::find(found.begin(), found.end(), line) == found.end()) found.push_back(line);
+    }
+  }
+  if (!found.empty()) {
+    std::string detail;
+    for (const auto& f : found) detail += f + "\n";
+    return Verdict::fail(
+        found.front() + (found.size() > 1 ? fmt::format(" (+{} more)", found.size() - 1) : ""),
+        detail);
+  }
+  if (!all_ran) return Verdict::fail("the kernel did not finish on every size (see correct)");
+  return Verdict::pass("no race, out-of-bounds access, uninitialised read or divergent barrier");
+}
+
+Verdict conflicts(const Evidence& ev, const std::vector<Gate>& earlier) {
+  if (!passed(earlier, GateId::kCorrect)) return Verdict::skip("needs a correct kernel first");
+  const ExerciseSpec& spec = *ev.spec;
+  const protocol::RunReport& rep = ev.run(0);
+  const Totals st = totals(rep);
+  const Totals bt = ev.have_baseline ? totals(ev.baseline.report.runs[0]) : Totals{};
+  const double student_ways = st.ideal == 0 ? 1.0 : static_cast<double>(st.wavefronts) / st.ideal;
+  const double base_ways = bt.ideal == 0 ? 1.0 : static_cast<double>(bt.wavefronts) / bt.ideal;
+  Verdict v;
+  const protocol::Site* worst = nullptr;
+  double worst_ways = ev.caps.conflict_tolerance;
+  for (const protocol::Site& s : rep.sites) {
+    const double ways = s.ideal == 0 ? 1.0 : static_cast<double>(s.wavefronts) / s.ideal;
+    if (ways > worst_ways) {
+      worst_ways = ways;
+      worst = &s;
+    }
+  }
+  if (st.load_requests + st.store_requests == 0) {
+    v = Verdict::fail(
+        "the kernel makes no shared-memory access, so there is no conflict to fix: stage the "
+        "data through shared memory as the exercise asks");
+  } else if (worst == nullptr) {
+    v = Verdict::pass(fmt::format(
+        "every shared access at its ideal: {} wavefronts for {} requests (the baseline needs "
+        "{:.2f}x its ideal)",
+        st.wavefronts, st.load_requests + st.store_requests, base_ways));
+    if (ev.options.verbose && ev.have_baseline) {
+      // The bank picture of the access the exercise is about: the baseline's worst line.
+      for (const protocol::Site& s : ev.baseline.report.runs[0].sites) {
+        if (s.wavefronts > s.ideal && s.has_worst) {
+          v.detail = "The baseline's conflicting access, now fixed:\n" +
+                     bankmodel::render_text(
+                         bankmodel::analyze(request_from(s)),
+                         fmt::format("{}:{}: {}", spec.baseline.file, s.line, s.source));
+          break;
+        }
+      }
+    }
+  } else {
+    const bankmodel::Analysis a =
+        worst->has_worst ? bankmodel::analyze(request_from(*worst))
+                         : bankmodel::analyze(bankmodel::Request(bankmodel::Op::kLoad, 4));
+    std::string bank_text;
+    for (const auto& phase : a.phases) {
+      const int b = phase.worst_bank();
+      if (b >= 0 && phase.wavefronts > 1) {
+        const auto& bank = phase.banks[static_cast<std::size_t>(b)];
+        bank_text = fmt::format("; bank {} serves {} distinct words for lanes {}", b,
+                                bank.words.size(), lane_list(bank.lanes));
+        break;
+      }
+    }
+    const double requests = std::max<double>(1.0, static_cast<double>(worst->requests));
+    v = Verdict::fail(
+        fmt::format("{}: `{}` ({} of {} bytes) is {:.2g}-way: {:.2f} wavefronts per request, "
+                    "ideal {:.2f}{}; try: {}",
+                    worst->line > 0 ? "line " + std::to_string(worst->line)
+                                    : std::string("instruction (Nsight Compute)"),
+                    worst->source.size() > 60 ? worst->source.substr(0, 57) + "..." : worst->source,
+                    worst->op, worst->bytes, worst_ways,
+                    static_cast<double>(worst->wavefronts) / requests,
+                    static_cast<double>(worst->ideal) / requests, bank_text, spec.conflict_hint),
+        ev.options.verbose && worst->has_worst
+            ? bankmodel::render_text(
+                  a, fmt::format("{}:{}: {}", spec.file, worst->line, worst->source))
+            : "");
+  }
+  v.summary = fmt::format("{:.2f}x (baseline {:.2f}x)", student_ways, base_ways);
+  return v;
+}
+
+Verdict speed(const Evidence& ev, const std::vector<Gate>& earlier) {
+  if (!passed(earlier, GateId::kCorrect)) return Verdict::skip("needs a correct kernel first");
+  const ExerciseSpec& spec = *ev.spec;
+  if (!ev.have_baseline) {
+    const std::string msg = ev.baseline.report.compile.message.empty()
+                                ? child_message(ev.baseline)
+                                : ev.baseline.report.compile.message;
+    return Verdict::fail("the baseline kernel could not be run: " + msg);
+  }
+  Verdict v;
+  if (ev.caps.can_time) {
+    const double ratio =
+        ev.student_ms > 0 && ev.baseline_ms > 0 ? ev.baseline_ms / ev.student_ms : 0.0;
+    const std::string m = fmt::format(
+        "timed on the GPU at {}: {:.2f}x faster than the baseline ({:.4f} ms vs {:.4f} ms, median "
+        "of 15, L2 flushed), needs {:.2f}x",
+        spec.gpu_timing_size.label, ratio, ev.baseline_ms, ev.student_ms,
+        spec.thresholds.gpu_min_speedup);
+    v = ratio >= spec.thresholds.gpu_min_speedup ? Verdict::pass(m) : Verdict::fail(m);
+    v.summary = fmt::format("{:.2f}x", ratio);
+  } else {
+    const Totals st = totals(ev.run(0));
+    const Totals bt = totals(ev.baseline.report.runs[0]);
+    const double ratio =
+        st.wavefronts == 0 ? 0.0 : static_cast<double>(bt.wavefronts) / st.wavefronts;
+    const std::string m = fmt::format(
+        "CPU mode, judged by the bank model: {:.2f}x fewer shared-memory wavefronts than the "
+        "baseline ({} vs {}), needs {:.2f}x; a GPU run times it instead",
+        ratio, st.wavefronts, bt.wavefronts, spec.thresholds.cpu_min_wavefront_ratio);
+    v = ratio >= spec.thresholds.cpu_min_wavefront_ratio ? Verdict::pass(m) : Verdict::fail(m);
+    v.summary = fmt::format("{:.2f}x (model)", ratio);
+  }
+  return v;
+}
+
+Verdict uses_shared(const Evidence& ev, const std::vector<Gate>& earlier) {
+  if (!passed(earlier, GateId::kCorrect)) return Verdict::skip("needs a correct kernel first");
+  if (!ev.have_baseline)
+    return Verdict::fail("the baseline kernel could not be run to compare with");
+  const ExerciseSpec& spec = *ev.spec;
+  const Totals st = totals(ev.run(0));
+  const Totals bt = totals(ev.baseline.report.runs[0]);
+  const double f = spec.thresholds.min_shared_fraction;
+  const auto need_loads = static_cast<std::uint64_t>(f * static_cast<double>(bt.load_requests));
+  const auto need_stores = static_cast<std::uint64_t>(f * static_cast<double>(bt.store_requests));
+  const std::string m =
+      fmt::format("{} shared load and {} store requests (at least {} and {} needed)",
+                  st.load_requests, st.store_requests, need_loads, need_stores);
+  if (st.load_requests >= need_loads && st.store_requests >= need_stores && st.load_requests > 0) {
+    return Verdict::pass(m);
+  }
+  return Verdict::fail(m +
+                       ": the exercise is about staging data through shared memory; a kernel that "
+                       "bypasses it does not count");
+}
+
+Verdict host_correct(const Evidence& ev, const std::vector<Gate>& earlier) {
+  if (!passed(earlier, GateId::kBuilds)) return Verdict::skip("needs a file that builds");
+  const WorkerOutcome& w = ev.student.front();
+  const auto& results = w.report.host_results;
+  if (results.size() != ev.host_cases.size()) {
+    const std::string msg = child_message(w);
+    return Verdict::fail(
+        msg.empty()
+            ? fmt::format("the function stopped the program (exit status {})", w.exit_status)
+            : msg);
+  }
+  std::size_t wrong = 0;
+  std::string first;
+  for (std::size_t i = 0; i < ev.host_cases.size(); ++i) {
+    bankmodel::Request r(bankmodel::Op::kLoad, 4);
+    for (int t = 0; t < 32; ++t) {
+      const long long a = ev.host_cases[i][static_cast<std::size_t>(t)];
+      if (a >= 0) r.set_lane(t, static_cast<std::uint64_t>(a));
+    }
+    const int want = bankmodel::count_wavefronts(r).wavefronts;
+    if (results[i] != want && ++wrong == 1) {
+      std::string lanes;
+      for (int t = 0; t < 32; ++t) {
+        const long long a = ev.host_cases[i][static_cast<std::size_t>(t)];
+        lanes += (t ? "," : "") + (a < 0 ? std::string("-") : std::to_string(a));
+      }
+      first = fmt::format("for byte addresses [{}] the answer is {} wavefronts, yours returned {}",
+                          lanes, want, results[i]);
+    }
+  }
+  if (wrong == 0) {
+    return Verdict::pass(fmt::format("{} random requests, all right", ev.host_cases.size()));
+  }
+  return Verdict::fail(
+      fmt::format("{} of {} requests wrong; {}", wrong, ev.host_cases.size(), first));
+}
+
+}  // namespace
+
+const std::vector<GateRule>& kernel_gates() {
+  static const std::vector<GateRule> table = {{GateId::kBuilds, builds},
+                                              {GateId::kCorrect, correct},
+                                              {GateId::kNoProblems, no_problems},
+                                              {GateId::kConflicts, conflicts},
+                                              {GateId::kSpeed, speed},
+                                              {GateId::kUsesShared, uses_shared}};
+  return table;
+}
+
+const std::vector<GateRule>& host_gates() {
+  static const std::vector<GateRule> table = {{GateId::kBuilds, builds},
+                                              {GateId::kCorrect, host_correct}};
+  return table;
+}
+
+std::string child_message(const WorkerOutcome& w) {
+  std::istringstream in(w.output_tail);
+  std::string line;
+  std::string todo;
+  std::string banksim;
+  while (std::getline(in, line)) {
+    if (line.find("is not done yet") != std::string::npos) todo = line;
+    if (line.rfind("banksim: ", 0) == 0) banksim = line.substr(9);
+  }
+  return !todo.empty() ? todo : banksim;
+}
+
+const protocol::RunReport& Evidence::run(std::size_t k) const {
+  static const protocol::RunReport kEmpty;
+  if (k >= student.size() || student[k].report.runs.empty()) return kEmpty;
+  return student[k].report.runs[0];
+}
+
+bool Evidence::compiled() const {
+  return !student.empty() && student.front().report.compile.ok;
+}
+
+}  // namespace grader::internal

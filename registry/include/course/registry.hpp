@@ -1,0 +1,175 @@
+// course/registry.hpp - the one place where the facts about the course's kernels are written:
+// every exercise (its files, the student's kernel, the conflicting baseline, the solution, extra
+// variants, buffers and arguments, sizes, launch geometry, input generator, CPU reference and
+// the thresholds of its gates) and every lesson demo that the benchmarks time.
+//
+// Everything else iterates this table: the grader (grader/), the skeleton generator, the docs
+// pages, the tests, the GPU benchmarks (gpu/course_bench.cu, gpu/bench_gpu.cu), the fidelity
+// script (scripts/fidelity.sh via `course-registry banksim-runs`) and the generated kernel-pointer
+// table (`course-registry kernel-table`). The library is plain C++17 with no dependencies, so nvcc
+// compiles it on a bare GPU machine too. Adding an exercise: see CONTRIBUTING.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace course {
+
+/// Element type of a buffer (float4 buffers are kF32 with 4 floats per element).
+enum class Elem { kF32, kF64, kI32 };
+/// Bytes of one scalar of `e`.
+std::size_t elem_bytes(Elem e);
+
+/// A problem size. Unused fields are 0; each workload says what n, m and k mean for it.
+struct Size {
+  std::string label;  ///< shown in reasons and tables: "n=70", "m=n=k=128"
+  long long n = 0;
+  long long m = 0;
+  long long k = 0;
+};
+
+/// A kernel parameter that is a device buffer.
+struct BufferSpec {
+  std::string name;                               ///< the parameter's name, for messages
+  bool output = false;                            ///< written by the kernel (poisoned before)
+  Elem elem = Elem::kF32;                         ///< scalar type
+  std::function<std::size_t(const Size&)> count;  ///< scalars of type elem
+};
+
+/// A kernel argument: a buffer (index into Workload::buffers) or an int computed from the size.
+struct ArgSpec {
+  int buffer = -1;                               ///< >= 0: this buffer's device pointer
+  std::function<long long(const Size&)> scalar;  ///< otherwise: the int passed
+};
+
+/// Launch geometry of one kernel call.
+struct Launch {
+  unsigned grid[3] = {1, 1, 1};   ///< blocks in x, y, z
+  unsigned block[3] = {1, 1, 1};  ///< threads per block in x, y, z
+  std::size_t smem = 0;           ///< dynamic shared memory in bytes
+};
+
+/// Raw contents of every buffer of one run, in BufferSpec order.
+using Buffers = std::vector<std::vector<unsigned char>>;
+
+/// A kernel of one of the repository's files.
+struct KernelRef {
+  std::string file;    ///< relative to the repository root: "lessons/04-padding-transpose/..."
+  std::string kernel;  ///< its name, or a template instance: "transpose_padded_tuned<64, 8>"
+};
+
+/// What a benchmark reports for one launch: bytes moved through device memory (GB/s against
+/// cudaMemcpy), floating-point operations (TFLOP/s against cuBLAS SGEMM), or bytes read from
+/// shared memory (TB/s against 128 B per clock per SM).
+enum class Rate { kDeviceBytes, kFlops, kSharedBytes };
+
+/// How a family of kernels with one signature is called and checked.
+struct Workload {
+  std::vector<BufferSpec> buffers;            ///< device buffers, in parameter order of use
+  std::vector<ArgSpec> args;                  ///< the kernel's parameters, in order
+  std::function<Launch(const Size&)> launch;  ///< the geometry the kernel requires
+  /// Fills the input buffers (outputs are poisoned by whoever runs it).
+  std::function<void(const Size&, Buffers&, std::mt19937_64&)> make_inputs;
+  /// Fills the expected output buffers from the inputs; empty for demos (nothing to check).
+  std::function<void(const Size&, Buffers&)> reference;
+  /// "" when the kernels accept this size, else why not (the kernels check it too).
+  std::function<std::string(const Size&)> precondition;
+  double tolerance_abs = 0.0;  ///< |got - want| <= abs + rel * |want|
+  double tolerance_rel = 0.0;
+  Rate rate = Rate::kDeviceBytes;           ///< what `work` counts
+  std::function<double(const Size&)> work;  ///< bytes or flops of one launch
+};
+
+/// Another kernel of the same workload: a lesson's step, a tuned version, an alternative fix.
+struct Variant {
+  std::string name;                           ///< short, for tables: "tuned<64,8>"
+  KernelRef kernel;                           ///< where it is
+  std::function<Launch(const Size&)> launch;  ///< empty: the workload's geometry
+  bool conflict_free = true;                  ///< what banksim must find (tests check it)
+};
+
+/// Points of each gate (an exercise is worth their sum, the same in CPU and GPU mode).
+struct Points {
+  int builds = 10;
+  int correct = 40;
+  int no_problems = 15;
+  int conflicts = 20;
+  int speed = 10;
+  int uses_shared = 5;
+  int total() const { return builds + correct + no_problems + conflicts + speed + uses_shared; }
+};
+
+/// Thresholds of the gates, each with where it comes from.
+struct Thresholds {
+  /// CPU mode's speed gate: baseline wavefronts / student wavefronts (bank model) at sizes[0].
+  double cpu_min_wavefront_ratio = 1.0;
+  /// GPU mode's speed gate: baseline time / student time at gpu_timing_size, median of 15
+  /// (calibrated from H200 runs: measurements/h200-2026-11-30/README.md).
+  double gpu_min_speedup = 1.0;
+  /// Anti-bypass: student shared load and store requests >= this fraction of the baseline's.
+  double min_shared_fraction = 0.25;
+};
+
+/// One exercise: lessons/SLUG/, exercises/SLUG/FILE, solutions/SLUG/FILE.
+struct ExerciseSpec {
+  enum class Kind {
+    kKernel,  ///< a CUDA kernel, run under banksim or on the GPU
+    kHost     ///< a host C++ function (exercise 01), checked against the bank model
+  };
+  std::string id;     ///< "04"
+  std::string slug;   ///< "04-padding-transpose": the folder in lessons/, exercises/, solutions/
+  std::string title;  ///< "The padding fix: tiled matrix transpose"
+  Kind kind = Kind::kKernel;
+  std::string file;    ///< the student's file, relative to the exercise folder
+  std::string kernel;  ///< kernel (or extern "C" host function) under test
+  KernelRef baseline;  ///< the conflicting kernel the exercise starts from (same signature)
+  Workload workload;   ///< buffers, arguments, launch, inputs, reference
+  /// Sizes checked for correctness; sizes[0] is also the one measured for conflicts and speed.
+  std::vector<Size> sizes;
+  /// GPU mode: a size that fills the GPU, at which baseline and student are timed.
+  Size gpu_timing_size;
+  /// The benchmarks' size (gpu/course_bench.cu, gpu/bench_gpu.cu); the lessons quote it.
+  Size bench_size;
+  std::vector<Variant> variants;  ///< more kernels of this workload that the benchmarks time
+  Thresholds thresholds;
+  std::string conflict_hint;  ///< what to try when the conflict gate fails
+  Points points;
+  int host_cases = 0;  ///< host exercises: how many random cases are checked
+
+  /// The reference solution: solutions/SLUG/FILE, `kernel`.
+  KernelRef solution() const { return {"solutions/" + slug + "/" + file, kernel}; }
+  /// The skeleton students start from: exercises/SLUG/FILE.
+  std::string skeleton_file() const { return "exercises/" + slug + "/" + file; }
+};
+
+/// A lesson's demo kernel that the benchmarks time (no grading).
+struct Demo {
+  std::string name;                 ///< "smem-stride"
+  std::string lesson;               ///< "03-strides"
+  std::vector<Variant> kernels;     ///< the kernels compared
+  Workload workload;                ///< how they are called
+  std::vector<Size> sizes;          ///< timed sizes (e.g. one per stride)
+  std::vector<Size> profile_sizes;  ///< small sizes for Nsight Compute and banksim (one each)
+};
+
+/// Every exercise, in course order.
+const std::vector<ExerciseSpec>& exercises();
+
+/// The exercise with this id ("04") or slug ("04-padding-transpose"); nullptr if none.
+const ExerciseSpec* find_exercise(const std::string& id_or_slug);
+
+/// The lessons' demos that the benchmarks time.
+const std::vector<Demo>& demos();
+
+/// Every kernel named by exercises() and demos() (baselines, solutions, variants, demos), each
+/// once, in table order: what the generated kernel-pointer table holds.
+std::vector<KernelRef> all_kernels();
+
+/// The C identifier the generated table uses for `k`: "k_" + a hash of file and kernel name.
+std::string kernel_symbol(const KernelRef& k);
+
+}  // namespace course

@@ -1,0 +1,234 @@
+// The judge and its gate table (grader/judge.hpp), linked directly with a fake backend: each
+// gate's verdict follows from the reports a backend returns, whatever the backend is.
+#include <catch2/catch.hpp>
+
+#include <functional>
+
+#include "course/registry.hpp"
+#include "grader/judge.hpp"
+#include "grader/report.hpp"
+#include "grader/skeleton.hpp"
+
+namespace fs = std::filesystem;
+namespace proto = grader::protocol;
+using grader::WorkerJob;
+using grader::WorkerOutcome;
+
+namespace {
+
+/// A backend whose worker is a function of the job.
+class FakeBackend : public grader::Backend {
+ public:
+  FakeBackend(grader::Capabilities caps, std::function<WorkerOutcome(const WorkerJob&)> f)
+      : caps_(std::move(caps)), f_(std::move(f)) {}
+  grader::Capabilities capabilities() const override { return caps_; }
+  std::string describe() const override { return "fake"; }
+  nlohmann::json facts() const override { return nlohmann::json::object(); }
+  WorkerOutcome run(const WorkerJob& job, const fs::path&, const grader::Limits&) const override {
+    return f_(job);
+  }
+
+ private:
+  grader::Capabilities caps_;
+  std::function<WorkerOutcome(const WorkerJob&)> f_;
+};
+
+const course::ExerciseSpec& ex04() {
+  return *course::find_exercise("04");
+}
+
+proto::Site site(int line, std::uint64_t requests, std::uint64_t wavefronts, const char* op) {
+  proto::Site s;
+  s.file = "transpose.cu";
+  s.line = line;
+  s.source = "tile[threadIdx.x][threadIdx.y + j]";
+  s.op = op;
+  s.requests = requests;
+  s.wavefronts = wavefronts;
+  s.ideal = requests;
+  return s;
+}
+
+/// A worker whose kernel computes the reference and makes the given shared accesses; the
+/// baseline (a file under lessons/) makes 32-way loads.
+WorkerOutcome worker(const WorkerJob& job, std::vector<proto::Site> student_sites,
+                     double student_ms = 1.0) {
+  WorkerOutcome w;
+  w.started = true;
+  w.report.compile = {true, true, "", ""};
+  const bool baseline = job.request.file.find("/lessons/") != std::string::npos;
+  for (std::size_t k = 0; k < job.request.runs.size(); ++k) {
+    proto::RunReport r;
+    r.completed = true;
+    r.buffers = job.inputs[k];
+    // The size is not in the job: find the registry size whose buffers have these lengths.
+    for (const auto& s :
+         {ex04().sizes[0], ex04().sizes[1], ex04().sizes[2], ex04().gpu_timing_size}) {
+      if (ex04().workload.buffers[0].count(s) * 4 == r.buffers[0].size()) {
+        ex04().workload.reference(s, r.buffers);
+      }
+    }
+    r.sites = baseline ? std::vector<proto::Site>{site(32, 128, 4096, "load"),
+                                                  site(25, 128, 128, "store")}
+                       : student_sites;
+    r.median_ms = baseline ? 2.0 : student_ms;
+    w.report.runs.push_back(r);
+    w.report.run_received.push_back(true);
+  }
+  return w;
+}
+
+grader::Capabilities cpu() {
+  grader::Capabilities c;
+  c.name = "cpu";
+  return c;
+}
+
+grader::Capabilities gpu() {
+  grader::Capabilities c;
+  c.name = "gpu";
+  c.can_time = c.can_profile = c.can_sanitize = true;
+  c.conflict_tolerance = 1.05;
+  return c;
+}
+
+grader::ExerciseResult judge(const grader::Backend& b) {
+  grader::JudgeOptions o;
+  o.seed = 5;
+  o.work_dir = fs::temp_directory_path() / "test-judge";
+  return grader::grade_exercise(ex04(), "solutions", b, o);
+}
+
+}  // namespace
+
+TEST_CASE("judge: a right, conflict-free kernel passes every gate (CPU capabilities)", "[judge]") {
+  const FakeBackend b(cpu(), [](const WorkerJob& j) {
+    return worker(j, {site(21, 128, 128, "load"), site(14, 128, 128, "store")});
+  });
+  const auto r = judge(b);
+  for (const auto& g : r.gates) INFO(g.name << ": " << g.reason);
+  CHECK(r.score() == 100);
+  CHECK(r.gate("speed")->reason.find("judged by the bank model: 16.50x fewer") !=
+        std::string::npos);
+  CHECK(r.gate("speed")->reason.find("needs 8.00x") != std::string::npos);
+  CHECK_FALSE(r.timed);
+}
+
+TEST_CASE("judge: a build failure fails builds and skips the rest", "[judge]") {
+  const FakeBackend b(cpu(), [](const WorkerJob&) {
+    WorkerOutcome w;
+    w.report.compile = {true, false, "transpose.cu:9: error: use of undeclared identifier", ""};
+    w.report.runs.resize(1);
+    w.report.run_received = {false};
+    return w;
+  });
+  const auto r = judge(b);
+  CHECK(r.score() == 0);
+  CHECK(r.gate("builds")->reason == "transpose.cu:9: error: use of undeclared identifier");
+  for (const char* g : {"correct", "no_problems", "conflicts", "speed", "uses_shared"}) {
+    CHECK(r.gate(g)->skipped);
+  }
+}
+
+TEST_CASE("judge: a conflicting access names its line and ways", "[judge]") {
+  const FakeBackend b(cpu(), [](const WorkerJob& j) {
+    return worker(
+        j, {site(21, 128, 256, "load"), site(21, 128, 128, "load"), site(14, 128, 128, "store")});
+  });
+  const auto r = judge(b);
+  CHECK_FALSE(r.gate("conflicts")->passed);
+  CHECK(r.gate("conflicts")->reason.find("line 21:") == 0);
+  CHECK(r.gate("conflicts")->reason.find("is 2-way") != std::string::npos);
+  CHECK(r.gate("correct")->passed);
+}
+
+TEST_CASE("judge: wrong output fails correct, and the later gates wait for it", "[judge]") {
+  const FakeBackend b(cpu(), [](const WorkerJob& j) {
+    WorkerOutcome w = worker(j, {site(21, 128, 128, "load")});
+    for (auto& r : w.report.runs) r.buffers[0][4] ^= 0x40;  // one element wrong
+    return w;
+  });
+  const auto r = judge(b);
+  CHECK_FALSE(r.gate("correct")->passed);
+  CHECK(r.gate("correct")->reason.find("1 of 262144 elements of `out` are wrong; the first is "
+                                       "out[1]") != std::string::npos);
+  CHECK(r.gate("conflicts")->skipped);
+  CHECK(r.gate("speed")->skipped);
+}
+
+TEST_CASE("judge: a race fails no_problems with its lines", "[judge]") {
+  const FakeBackend b(cpu(), [](const WorkerJob& j) {
+    WorkerOutcome w = worker(j, {site(21, 128, 128, "load"), site(14, 128, 128, "store")});
+    w.report.runs[0].issues.push_back(
+        {"race", "error", "transpose.cu", 21, 14, "read after write"});
+    return w;
+  });
+  const auto r = judge(b);
+  CHECK_FALSE(r.gate("no_problems")->passed);
+  CHECK(r.gate("no_problems")
+            ->reason.find("n=512: line 21: race: read after write (other access: line 14)") == 0);
+}
+
+TEST_CASE("judge: with GPU capabilities the speed gate times and counters get their slack",
+          "[judge]") {
+  SECTION("2x faster passes 04's 1.8x gate; a 1.03x counter reading is conflict-free") {
+    const FakeBackend b(gpu(), [](const WorkerJob& j) {
+      return worker(j, {site(0, 1000, 1030, "load"), site(0, 128, 128, "store")}, 1.0);
+    });
+    const auto r = judge(b);
+    CHECK(r.gate("conflicts")->passed);
+    CHECK(r.gate("speed")->passed);
+    CHECK(r.gate("speed")->reason.find("timed on the GPU at n=4096: 2.00x faster") == 0);
+    CHECK(r.timed);
+  }
+  SECTION("1.33x faster fails it, and says what it needs") {
+    const FakeBackend b(gpu(), [](const WorkerJob& j) {
+      return worker(j, {site(0, 1000, 1000, "load"), site(0, 128, 128, "store")}, 1.5);
+    });
+    const auto r = judge(b);
+    CHECK_FALSE(r.gate("speed")->passed);
+    CHECK(r.gate("speed")->reason.find("needs 1.80x") != std::string::npos);
+  }
+}
+
+TEST_CASE("judge: a kernel that bypasses shared memory loses the anti-bypass and conflict gates",
+          "[judge]") {
+  const FakeBackend b(cpu(), [](const WorkerJob& j) { return worker(j, {}); });
+  const auto r = judge(b);
+  CHECK(r.gate("correct")->passed);
+  CHECK_FALSE(r.gate("conflicts")->passed);
+  CHECK_FALSE(r.gate("uses_shared")->passed);
+}
+
+TEST_CASE("reports: Gradescope and JUnit carry every gate", "[judge][report]") {
+  const FakeBackend b(cpu(), [](const WorkerJob& j) {
+    return worker(j, {site(21, 128, 256, "load"), site(14, 128, 128, "store")});
+  });
+  grader::SubmissionResult s;
+  s.name = "alice";
+  s.mode_description = "fake";
+  s.exercises = {judge(b)};
+  const nlohmann::json g = grader::to_gradescope(s);
+  CHECK(g.at("score") == s.score());
+  CHECK(g.at("tests").size() == 6);
+  const std::string junit = grader::to_junit(s);
+  CHECK(junit.find("<failure") != std::string::npos);
+  CHECK(grader::render_table(s, false).find("line 21:") != std::string::npos);
+}
+
+TEST_CASE("skeletons: a solution block becomes its SKELETON lines", "[judge][skeleton]") {
+  const std::string sol =
+      "int f() {\n"
+      "  // BEGIN SOLUTION ex09.1: return the answer (~1 line)\n"
+      "  return 42;\n"
+      "  // SKELETON: course_todo(\"TODO(ex09.1)\");\n"
+      "  // END SOLUTION\n"
+      "}\n";
+  const grader::SkeletonResult r = grader::make_skeleton(sol, "f.cu");
+  CHECK(r.errors.empty());
+  CHECK(r.blocks == 1);
+  CHECK(r.text.find("return 42") == std::string::npos);
+  CHECK(r.text.find("course_todo(\"TODO(ex09.1)\");") != std::string::npos);
+  const grader::SkeletonResult bad = grader::make_skeleton("// BEGIN SOLUTION ex09.1: x\n", "g.cu");
+  CHECK_FALSE(bad.errors.empty());
+}
