@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fails when a tracked text file names a repository path that does not exist.
 
-Looks at every path-like token with a folder and a known extension (`lessons/02-x/README.md`,
+Looks at every path-like token with a folder and a known extension (`lessons/02-column-read/README.md`,
 `gpu/harness.cuh`, ...) in tracked .md/.cpp/.hpp/.cu/.cuh/.h/.sh/.py/.cmake/CMakeLists.txt files,
 and checks it exists relative to the repository root or to the file's own folder. Paths under
 build/ (generated), absolute paths, URLs and measurement logs are skipped.
@@ -51,8 +51,12 @@ def main():
                 p = m.group(1)
                 if "<" in p or "*" in p or "{" in p or p.startswith(SKIP_PREFIXES):
                     continue
-                if "://" in line[max(0, m.start() - 12):m.start()]:
-                    continue
+                if "://" in line[max(0, m.start() - 12):m.start()] or line[:m.start()].endswith("$"):
+                    continue  # a URL, or a path under a shell variable ($root/...)
+                if any(re.match(r"^[A-Z]{2,}", part) for part in p.split("/")):
+                    continue  # a placeholder: lessons/NN-slug/..., solutions/SLUG/FILE.cu
+                if os.path.exists(os.path.join("/usr/include", p)):
+                    continue  # a system header named in prose
                 here = os.path.normpath(os.path.join(ROOT, os.path.dirname(f), p))
                 at_root = os.path.normpath(os.path.join(ROOT, p))
                 if p in ALLOWED or any(os.path.exists(os.path.join(d, p)) for d in INCLUDE_DIRS):

@@ -1,6 +1,8 @@
 // banksim on the corpus of real .cu kernels (tests/corpus/): the worked examples of
 // docs/bank-rules.md, the stride sweep, transposes, GEMM, reductions, CUDA features, and every
 // kind of problem. Lines under test are found by their "// @marker" comments.
+// Over 500 lines on purpose: one test program per corpus keeps the compiled modules cached
+// across its test cases (compiling a file costs about a second).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>

@@ -1,5 +1,8 @@
 // module.cpp - compiling a .cu file into a traced shared object, loading it, running kernels and
 // turning raw results (program counters, arena offsets) into source lines and variable names.
+// Over 500 lines on purpose: compile -> load -> find the shared variables -> launch -> aggregate
+// is one pipeline over one Module::Impl, and splitting it would spread that state over files.
+// The report's presentation (table, JSON) is in report.cpp.
 #include <cxxabi.h>
 #include <dlfcn.h>
 #include <elf.h>
@@ -153,21 +156,6 @@ std::string first_error(const std::string& output) {
 const rt::ModuleLayout* g_last_layout = nullptr;
 void note_host_layout(const rt::ModuleLayout* layout) {
   g_last_layout = layout;
-}
-
-nlohmann::json request_json(const bankmodel::Request& r) {
-  nlohmann::json lanes = nlohmann::json::array();
-  for (int t = 0; t < bankmodel::kWarpSize; ++t) {
-    lanes.push_back(r.is_active(t) ? nlohmann::json(r.offset(t)) : nlohmann::json());
-  }
-  return {{"op", bankmodel::to_string(r.op())}, {"width", r.width()}, {"offsets", lanes}};
-}
-
-std::string dim_string(dim3 d) {
-  return fmt::format("({},{},{})", d.x, d.y, d.z);
-}
-std::string dim_string(uint3 d) {
-  return fmt::format("({},{},{})", d.x, d.y, d.z);
 }
 
 }  // namespace
@@ -566,8 +554,8 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
     l.ideal += s.ideal;
     if (l.requests == s.requests || s.worst_excess > worst_now.excess()) l.worst = s.worst;
   }
-  std::sort(report.lines.begin(), report.lines.end(), [](const LineStats& a, const LineStats& b) {
-    return std::tie(a.file, a.line, a.op, a.bytes) < std::tie(b.file, b.line, b.op, b.bytes);
+  std::sort(report.lines.begin(), report.lines.end(), [](const LineStats& x, const LineStats& y) {
+    return std::tie(x.file, x.line, x.op, x.bytes) < std::tie(y.file, y.line, y.op, y.bytes);
   });
   for (const rt::RawProblem& p : raw.problems) {
     // Two threads "at different barriers" whose barriers are on one source line are at one
@@ -598,117 +586,6 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
     report.problems.push_back(q);
   }
   return report;
-}
-
-// ---- Reports --------------------------------------------------------------------------------
-
-std::string Problem::to_string() const {
-  std::string s =
-      fmt::format("{}:{}: {}{}: {}", file, line, warning ? "warning: " : "", kind, message);
-  s += fmt::format(" [block {}, thread {}", dim_string(block), dim_string(thread));
-  if (has_other_thread) s += fmt::format(", other thread {}", dim_string(other_thread));
-  if (other_line != 0) s += fmt::format(", other access at line {}", other_line);
-  if (count > 1) s += fmt::format(", {} times", count);
-  return s + "]";
-}
-
-std::size_t LaunchReport::error_count() const {
-  return static_cast<std::size_t>(
-      std::count_if(problems.begin(), problems.end(), [](const Problem& p) { return !p.warning; }));
-}
-
-std::vector<const LineStats*> LaunchReport::at_line(int line) const {
-  std::vector<const LineStats*> out;
-  for (const LineStats& l : lines) {
-    if (l.line == line) out.push_back(&l);
-  }
-  return out;
-}
-
-nlohmann::json LaunchReport::to_json() const {
-  nlohmann::json j;
-  j["kernel"] = kernel;
-  j["grid"] = {config.grid.x, config.grid.y, config.grid.z};
-  j["block"] = {config.block.x, config.block.y, config.block.z};
-  j["smem"] = config.dynamic_smem;
-  j["completed"] = completed;
-  j["abort_reason"] = abort_reason;
-  j["threads"] = threads;
-  j["traced_shared_accesses"] = traced_shared_accesses;
-  j["seconds"] = seconds;
-  j["sites"] = nlohmann::json::array();
-  for (const LineStats& l : lines) {
-    j["sites"].push_back({{"file", l.file},
-                          {"line", l.line},
-                          {"source", l.source},
-                          {"variable", l.variable},
-                          {"op", bankmodel::to_string(l.op)},
-                          {"bytes", l.bytes},
-                          {"requests", l.requests},
-                          {"wavefronts", l.wavefronts},
-                          {"ideal", l.ideal},
-                          {"wavefronts_per_request", l.wavefronts_per_request()},
-                          {"ways", l.ways()},
-                          {"worst", request_json(l.worst)}});
-  }
-  j["issues"] = nlohmann::json::array();
-  for (const Problem& p : problems) {
-    nlohmann::json q = {{"kind", p.kind},
-                        {"severity", p.warning ? "warning" : "error"},
-                        {"file", p.file},
-                        {"line", p.line},
-                        {"message", p.message},
-                        {"variable", p.variable},
-                        {"block", {p.block.x, p.block.y, p.block.z}},
-                        {"thread", {p.thread.x, p.thread.y, p.thread.z}},
-                        {"count", p.count}};
-    if (p.other_line != 0) q["other_line"] = p.other_line;
-    if (p.has_other_thread) {
-      q["other_thread"] = {p.other_thread.x, p.other_thread.y, p.other_thread.z};
-    }
-    j["issues"].push_back(q);
-  }
-  return j;
-}
-
-std::string LaunchReport::table() const {
-  std::string out = fmt::format(
-      "banksim: {}<<<{}, {}{}>>> on the CPU: {} threads, {} shared accesses traced in {:.2f} s\n",
-      kernel, dim_string(config.grid), dim_string(config.block),
-      config.dynamic_smem != 0 ? ", " + std::to_string(config.dynamic_smem) : "", threads,
-      traced_shared_accesses, seconds);
-  if (lines.empty()) {
-    out += "no shared-memory access was traced\n";
-  } else {
-    out += fmt::format("{:>5}  {:<44} {:<5} {:>5} {:>9} {:>8} {:>6} {:>6}\n", "line", "source",
-                       "op", "bytes", "requests", "wf/req", "ideal", "k-way");
-    for (const LineStats& l : lines) {
-      std::string src = l.source.size() > 44 ? l.source.substr(0, 41) + "..." : l.source;
-      const bool conflict = l.wavefronts > l.ideal;
-      out +=
-          fmt::format("{:>5}  {:<44} {:<5} {:>5} {:>9} {:>8.2f} {:>6.2f} {:>6.2f}{}\n", l.line, src,
-                      bankmodel::to_string(l.op), l.bytes, l.requests, l.wavefronts_per_request(),
-                      l.ideal_per_request(), l.ways(), conflict ? "  <- conflict" : "");
-    }
-  }
-  if (!completed) out += "launch stopped early: " + abort_reason + "\n";
-  if (problems.empty()) {
-    out += "problems: none\n";
-  } else {
-    out += fmt::format("problems: {}\n", problems.size());
-    for (const Problem& p : problems) out += "  " + p.to_string() + "\n";
-  }
-  return out;
-}
-
-dim3 parse_dim3(const std::string& text, const std::string& what) {
-  static const std::regex dims(R"(\s*(\d+)\s*(?:[,x]\s*(\d+)\s*(?:[,x]\s*(\d+)\s*)?)?)");
-  std::smatch m;
-  if (!std::regex_match(text, m, dims)) {
-    throw UsageError(what + " '" + text + "' is not X[,Y[,Z]] (e.g. 32,8)");
-  }
-  auto v = [&](int i) { return m[i].matched ? static_cast<unsigned>(std::stoul(m[i].str())) : 1u; };
-  return dim3(v(1), v(2), v(3));
 }
 
 }  // namespace banksim

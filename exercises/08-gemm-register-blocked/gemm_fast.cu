@@ -14,6 +14,8 @@ constexpr int kBlockM = 128;
 constexpr int kBlockN = 128;
 constexpr int kBlockK = 8;
 constexpr int kPad = 4;  // row pitch 132 floats: keeps float4 alignment, breaks the 2-way store
+static_assert(kBlockM % 4 == 0 && kBlockN % 4 == 0,
+              "float4 rows of the tiles stay 16-byte aligned");
 
 //! [gemm_abt_register_blocked]
 __global__ void __launch_bounds__(256)
@@ -22,7 +24,7 @@ __global__ void __launch_bounds__(256)
   __shared__ __align__(16) float as[kBlockK][kBlockM];  // stores: 2-way
   __shared__ __align__(16) float bs[kBlockK][kBlockN];
   course_todo("TODO(ex08.1)");
-  (void)m;  // m is a multiple of 128: the grid covers it exactly
+  COURSE_EXPECT(blockDim.x == 256 && m % 128 + n % 128 + k % 8 == 0, "256 threads; m,n:128x; k:8x");
   const int t = threadIdx.x;
   const int tx = t % 16;  // this thread's columns: 4tx..4tx+3 and 64+4tx..64+4tx+3
   const int ty = t / 16;  // this thread's rows:    4ty..4ty+3 and 64+4ty..64+4ty+3

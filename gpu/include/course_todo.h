@@ -23,3 +23,22 @@ __host__ __device__ inline void course_todo(const char* id) {
   std::abort();
 #endif
 }
+
+/// Stops the kernel when a launch precondition does not hold: on the GPU a trap (the launch
+/// fails), under banksim and in host code a message naming the precondition, then abort().
+///   COURSE_EXPECT(blockDim.x == 256 && m % 128 == 0, "block 256, m a multiple of 128");
+#define COURSE_EXPECT(cond, what)                   \
+  do {                                              \
+    if (!(cond)) course_expect_failed(#cond, what); \
+  } while (0)
+
+__host__ __device__ inline void course_expect_failed(const char* cond, const char* what) {
+#if defined(__CUDA_ARCH__)
+  printf("launch precondition failed: %s (%s)\n", what, cond);
+  __trap();
+#else
+  std::fprintf(stderr, "launch precondition failed: %s (%s)\n", what, cond);
+  std::fflush(stderr);
+  std::abort();
+#endif
+}

@@ -1,8 +1,8 @@
 // Lesson 08 - the register-blocked GEMM before the fix (the baseline of exercise 08): k-major tiles
 // without padding, so the transposing stores are 2-way. Same launch as the exercise.
-//   build/bin/banksim profile lessons/08-gemm-register-blocked/gemm_unpadded.cu
-//       --kernel gemm_abt_register_blocked_unpadded --grid 1,1 --block 256 --arg 16384
-//       --arg 16384 --arg 16384 --arg 128 --arg 128 --arg 128
+//   build/bin/banksim profile lessons/08-gemm-register-blocked/gemm_unpadded.cu --kernel
+//   gemm_abt_register_blocked_unpadded --grid 1,1 --block 256 --arg 16384 (3x) --arg 128 (3x)
+#include "course_todo.h"
 constexpr int kBlockM = 128;
 constexpr int kBlockN = 128;
 constexpr int kBlockK = 8;
@@ -15,7 +15,7 @@ __global__ void __launch_bounds__(256)
   // bank (t/2) % 32: lanes t and t^1 (same row, different k) collide: every store is 2-way.
   __shared__ __align__(16) float as[kBlockK][kBlockM];
   __shared__ __align__(16) float bs[kBlockK][kBlockN];
-  (void)m;  // m is a multiple of 128: the grid covers it exactly
+  COURSE_EXPECT(blockDim.x == 256 && m % 128 + n % 128 + k % 8 == 0, "256 threads; m,n:128x; k:8x");
   const int t = threadIdx.x;
   const int tx = t % 16;  // this thread's columns: 4tx..4tx+3 and 64+4tx..64+4tx+3
   const int ty = t / 16;  // this thread's rows:    4ty..4ty+3 and 64+4ty..64+4ty+3

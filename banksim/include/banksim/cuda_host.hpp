@@ -28,6 +28,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "banksim/abi.hpp"
 #include "banksim/cuda_types.hpp"
 #include "banksim/kernel_entry.hpp"
 
@@ -66,28 +67,7 @@ extern dim3 gridDim;
 }
 constexpr int warpSize = 32;
 
-// ---- Runtime entry points (libbanksim_runtime) ----------------------------------------------
-extern "C" {
-void banksim_syncthreads(void) __attribute__((convergent));
-int banksim_syncthreads_count(int predicate) __attribute__((convergent));
-void banksim_syncwarp(unsigned mask) __attribute__((convergent));
-// Warp exchange: every lane in `mask` contributes `value`; returns the value of lane `src_lane`
-// (mode 0), or the ballot of non-zero values (mode 1). Lanes outside `mask` must not call it.
-unsigned long long banksim_warp_exchange(unsigned mask, unsigned long long value, int src_lane,
-                                         int mode) __attribute__((convergent));
-// Atomics: performed by the runtime so that shared-memory atomics are bounds- and race-checked
-// as atomics (they do not race with each other) and attributed to the calling line.
-int banksim_atomic_i32(int op, void* address, int value, int compare);
-unsigned banksim_atomic_u32(int op, void* address, unsigned value, unsigned compare);
-unsigned long long banksim_atomic_u64(int op, void* address, unsigned long long value,
-                                      unsigned long long compare);
-float banksim_atomic_f32(int op, void* address, float value);
-double banksim_atomic_f64(int op, void* address, double value);
-void* banksim_device_malloc(std::size_t bytes);
-void banksim_device_free(void* pointer);
-void banksim_launch(const banksim::KernelEntry* entry, dim3 grid, dim3 block,
-                    std::size_t dynamic_smem, void** args);
-}
+// ---- Runtime entry points (libbanksim_runtime): banksim/abi.hpp ---------------------------
 
 __attribute__((always_inline)) inline void __syncthreads() {
   banksim_syncthreads();
@@ -287,9 +267,6 @@ inline T __ldg(const T* p) {
 }
 
 // ---- Atomics --------------------------------------------------------------------------------
-namespace banksim_atomic {
-enum Op { kAdd, kSub, kExch, kMin, kMax, kInc, kDec, kCas, kAnd, kOr, kXor };
-}
 #define BANKSIM_ATOMIC_INT(name, op)                                            \
   inline int name(int* a, int v) {                                              \
     return banksim_atomic_i32(op, a, v, 0);                                     \
@@ -346,7 +323,7 @@ inline T exchange(unsigned mask, T value, int src) {
                 "banksim: __shfl_*_sync supports types of at most 8 bytes");
   unsigned long long bits = 0;
   std::memcpy(&bits, &value, sizeof(T));
-  bits = banksim_warp_exchange(mask, bits, src, 0);
+  bits = banksim_warp_exchange(mask, bits, src, banksim_exchange::kShuffle);
   T out;
   std::memcpy(&out, &bits, sizeof(T));
   return out;
@@ -379,7 +356,8 @@ inline T __shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = 32) {
   return banksim_warp::exchange(mask, v, inside ? src : lane);
 }
 inline unsigned __ballot_sync(unsigned mask, int predicate) {
-  return static_cast<unsigned>(banksim_warp_exchange(mask, predicate != 0, 0, 1));
+  return static_cast<unsigned>(
+      banksim_warp_exchange(mask, predicate != 0, 0, banksim_exchange::kBallot));
 }
 inline int __any_sync(unsigned mask, int predicate) {
   return __ballot_sync(mask, predicate) != 0;

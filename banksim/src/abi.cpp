@@ -1,0 +1,275 @@
+// abi.cpp - where the compiled kernel meets banksim: the AddressSanitizer callbacks every load
+// and store calls (split into naturally aligned pieces, then checked and traced), the C entry
+// points of banksim/abi.hpp (barriers, warp exchange, atomics, device malloc), the process-wide
+// globals, and the public functions of banksim/runtime.hpp.
+#include "banksim/abi.hpp"
+
+#include "engine.hpp"
+
+extern "C" {
+uint3 threadIdx;
+uint3 blockIdx;
+dim3 blockDim;
+dim3 gridDim;
+}
+
+namespace banksim::rt::detail {
+
+using bankmodel::Op;
+
+Launch* g_launch = nullptr;
+std::uintptr_t g_arena_lo = 0;
+std::uint64_t g_arena_size = 0;
+std::atomic<bool> g_abort_requested{false};
+std::uint64_t g_last_pc = 0;
+EmergencyHandler g_emergency = nullptr;
+
+// ---- Splitting accesses into naturally aligned pieces (memcpy, packed structs) ---------------
+
+template <typename F>
+void for_each_piece(std::uintptr_t address, std::size_t size, F f) {
+  std::uint16_t sub = 0;
+  while (size > 0) {
+    std::size_t w = 16;
+    while (w > 1 && (address % w != 0 || w > size)) w /= 2;
+    f(address, static_cast<std::uint32_t>(w), sub++);
+    address += w;
+    size -= w;
+  }
+}
+
+inline void on_access(std::uintptr_t address, std::size_t size, Op op, std::uint64_t pc) {
+  Launch* launch = g_launch;
+  if (launch == nullptr) return;
+  const std::uintptr_t off = address - g_arena_lo;
+  if (off < g_arena_size) {
+    if (size <= 16 && (size & (size - 1)) == 0 && off % size == 0) {
+      launch->shared_access(static_cast<std::uint32_t>(off), static_cast<std::uint32_t>(size), op,
+                            pc, 0);
+    } else {
+      for_each_piece(address, size, [&](std::uintptr_t a, std::uint32_t w, std::uint16_t sub) {
+        launch->shared_access(static_cast<std::uint32_t>(a - g_arena_lo), w, op, pc, sub);
+      });
+    }
+    return;
+  }
+  launch->global_access(address, static_cast<std::uint32_t>(size), op, pc);
+}
+
+}  // namespace banksim::rt::detail
+
+namespace banksim::rt {
+using namespace detail;
+
+// ---- Public functions -----------------------------------------------------------------------
+
+RunResult run_kernel(const ModuleLayout& layout, const KernelEntry& entry, void** args,
+                     const RunOptions& options) {
+  if (g_launch != nullptr) throw std::logic_error("banksim: run_kernel is not reentrant");
+  install_process_guards();
+  Launch launch(layout, entry, args, options);
+  g_arena_lo = layout.arena_lo;
+  g_arena_size = layout.arena_size;
+  g_abort_requested = false;
+  g_last_pc = 0;
+  RunResult result;
+  {
+    Watchdog watchdog(options.timeout_s);
+    g_launch = &launch;
+    try {
+      result = launch.run();
+    } catch (...) {
+      g_launch = nullptr;
+      throw;
+    }
+    g_launch = nullptr;
+  }
+  return result;
+}
+
+void* device_alloc(std::size_t bytes) {
+  const std::size_t total = bytes + 2 * kGuardBytes;
+  void* p = std::aligned_alloc(4096, (total + 4095) / 4096 * 4096);
+  if (p == nullptr) throw std::bad_alloc();
+  std::memset(p, 0, total);
+  const auto lo = reinterpret_cast<std::uintptr_t>(p) + kGuardBytes;
+  std::lock_guard<std::mutex> lock(g_buffers_mutex);
+  g_buffers[lo] = Buffer{lo, bytes, p};
+  return reinterpret_cast<void*>(lo);
+}
+
+void device_free(void* pointer) {
+  if (pointer == nullptr) return;
+  std::lock_guard<std::mutex> lock(g_buffers_mutex);
+  auto it = g_buffers.find(reinterpret_cast<std::uintptr_t>(pointer));
+  if (it == g_buffers.end()) return;
+  std::free(it->second.allocation);
+  g_buffers.erase(it);
+}
+
+void set_emergency_handler(EmergencyHandler handler) {
+  g_emergency = handler;
+}
+
+std::uint64_t last_pc() {
+  return g_last_pc;
+}
+
+}  // namespace banksim::rt
+
+// ---- The hooks the instrumented kernel calls ------------------------------------------------
+// AddressSanitizer in callback mode (-asan-instrumentation-with-call-threshold=0) calls these
+// before every load and store; no ASan runtime is linked.
+
+using banksim::rt::detail::on_access;
+
+#define BANKSIM_PC reinterpret_cast<std::uint64_t>(__builtin_return_address(0))
+#define BANKSIM_HOOKS(n)                                   \
+  extern "C" void __asan_load##n(std::uintptr_t a) {       \
+    on_access(a, n, bankmodel::Op::kLoad, BANKSIM_PC);     \
+  }                                                        \
+  extern "C" void __asan_store##n(std::uintptr_t a) {      \
+    on_access(a, n, bankmodel::Op::kStore, BANKSIM_PC);    \
+  }                                                        \
+  extern "C" void __asan_report_load##n(std::uintptr_t) {} \
+  extern "C" void __asan_report_store##n(std::uintptr_t) {}
+BANKSIM_HOOKS(1)
+BANKSIM_HOOKS(2)
+BANKSIM_HOOKS(4)
+BANKSIM_HOOKS(8)
+BANKSIM_HOOKS(16)
+#undef BANKSIM_HOOKS
+
+extern "C" void __asan_loadN(std::uintptr_t a, std::size_t n) {
+  on_access(a, n, bankmodel::Op::kLoad, BANKSIM_PC);
+}
+extern "C" void __asan_storeN(std::uintptr_t a, std::size_t n) {
+  on_access(a, n, bankmodel::Op::kStore, BANKSIM_PC);
+}
+extern "C" void __asan_report_load_n(std::uintptr_t, std::size_t) {}
+extern "C" void __asan_report_store_n(std::uintptr_t, std::size_t) {}
+extern "C" void* __asan_memcpy(void* d, const void* s, std::size_t n) {
+  on_access(reinterpret_cast<std::uintptr_t>(s), n, bankmodel::Op::kLoad, BANKSIM_PC);
+  on_access(reinterpret_cast<std::uintptr_t>(d), n, bankmodel::Op::kStore, BANKSIM_PC);
+  return std::memcpy(d, s, n);
+}
+extern "C" void* __asan_memmove(void* d, const void* s, std::size_t n) {
+  on_access(reinterpret_cast<std::uintptr_t>(s), n, bankmodel::Op::kLoad, BANKSIM_PC);
+  on_access(reinterpret_cast<std::uintptr_t>(d), n, bankmodel::Op::kStore, BANKSIM_PC);
+  return std::memmove(d, s, n);
+}
+extern "C" void* __asan_memset(void* d, int v, std::size_t n) {
+  on_access(reinterpret_cast<std::uintptr_t>(d), n, bankmodel::Op::kStore, BANKSIM_PC);
+  return std::memset(d, v, n);
+}
+extern "C" void __asan_init() {}
+extern "C" void __asan_version_mismatch_check_v8() {}
+extern "C" void __asan_handle_no_return() {}
+extern "C" void __asan_register_globals(void*, std::size_t) {}
+extern "C" void __asan_unregister_globals(void*, std::size_t) {}
+extern "C" void __asan_register_elf_globals(void*, void*, void*) {}
+extern "C" void __asan_unregister_elf_globals(void*, void*, void*) {}
+extern "C" void __asan_before_dynamic_init(const char*) {}
+extern "C" void __asan_after_dynamic_init() {}
+
+// ---- The runtime entry points of banksim/cuda_host.hpp --------------------------------------
+
+namespace {
+
+template <typename T>
+T apply_atomic(int op, T* address, T value, T compare) {
+  const T old = *address;
+  switch (op) {
+    case banksim_atomic::kAdd:
+      *address = old + value;
+      break;  // add
+    case banksim_atomic::kSub:
+      *address = old - value;
+      break;  // sub
+    case banksim_atomic::kExch:
+      *address = value;
+      break;  // exch
+    case banksim_atomic::kMin:
+      *address = value < old ? value : old;
+      break;  // min
+    case banksim_atomic::kMax:
+      *address = value > old ? value : old;
+      break;                    // max
+    case banksim_atomic::kInc:  // inc (wrapping at value)
+      if constexpr (std::is_integral<T>::value) *address = old >= value ? 0 : old + 1;
+      break;
+    case banksim_atomic::kDec:  // dec
+      if constexpr (std::is_integral<T>::value) {
+        *address = (old == 0 || old > value) ? value : old - 1;
+      }
+      break;
+    case banksim_atomic::kCas:
+      *address = old == compare ? value : old;
+      break;  // cas
+    case banksim_atomic::kAnd:
+      if constexpr (std::is_integral<T>::value) *address = old & value;
+      break;
+    case banksim_atomic::kOr:
+      if constexpr (std::is_integral<T>::value) *address = old | value;
+      break;
+    case banksim_atomic::kXor:
+      if constexpr (std::is_integral<T>::value) *address = old ^ value;
+      break;
+    default:
+      break;
+  }
+  return old;
+}
+
+template <typename T>
+T atomic_entry(int op, void* address, T value, T compare, std::uint64_t pc) {
+  if (banksim::rt::detail::g_launch != nullptr) {
+    banksim::rt::detail::g_launch->atomic_access(reinterpret_cast<std::uintptr_t>(address),
+                                                 sizeof(T), pc);
+  }
+  return apply_atomic(op, static_cast<T*>(address), value, compare);
+}
+
+}  // namespace
+
+extern "C" void banksim_syncthreads(void) {
+  if (banksim::rt::detail::g_launch != nullptr)
+    banksim::rt::detail::g_launch->syncthreads(BANKSIM_PC, 0);
+}
+extern "C" int banksim_syncthreads_count(int predicate) {
+  if (banksim::rt::detail::g_launch == nullptr) return predicate != 0;
+  return banksim::rt::detail::g_launch->syncthreads(BANKSIM_PC, predicate);
+}
+extern "C" void banksim_syncwarp(unsigned mask) {
+  if (banksim::rt::detail::g_launch != nullptr) {
+    banksim::rt::detail::g_launch->warp_rendezvous(mask, 0, 0, banksim_exchange::kSyncOnly,
+                                                   BANKSIM_PC);
+  }
+}
+extern "C" unsigned long long banksim_warp_exchange(unsigned mask, unsigned long long value,
+                                                    int src_lane, int mode) {
+  if (banksim::rt::detail::g_launch == nullptr) return value;
+  return banksim::rt::detail::g_launch->warp_rendezvous(mask, value, src_lane, mode, BANKSIM_PC);
+}
+extern "C" int banksim_atomic_i32(int op, void* address, int value, int compare) {
+  return atomic_entry<int>(op, address, value, compare, BANKSIM_PC);
+}
+extern "C" unsigned banksim_atomic_u32(int op, void* address, unsigned value, unsigned compare) {
+  return atomic_entry<unsigned>(op, address, value, compare, BANKSIM_PC);
+}
+extern "C" unsigned long long banksim_atomic_u64(int op, void* address, unsigned long long value,
+                                                 unsigned long long compare) {
+  return atomic_entry<unsigned long long>(op, address, value, compare, BANKSIM_PC);
+}
+extern "C" float banksim_atomic_f32(int op, void* address, float value) {
+  return atomic_entry<float>(op, address, value, 0.0f, BANKSIM_PC);
+}
+extern "C" double banksim_atomic_f64(int op, void* address, double value) {
+  return atomic_entry<double>(op, address, value, 0.0, BANKSIM_PC);
+}
+extern "C" void* banksim_device_malloc(std::size_t bytes) {
+  return banksim::rt::device_alloc(bytes);
+}
+extern "C" void banksim_device_free(void* pointer) {
+  banksim::rt::device_free(pointer);
+}

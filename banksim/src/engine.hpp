@@ -1,0 +1,297 @@
+// engine.hpp - banksim's engine, shared by its parts (not an API): the launch state (class
+// Launch), per-thread fibers and traces, the shadow of shared memory, and the process-wide
+// globals. The parts: scheduler.cpp (blocks, warps, fibers, warp requests, barriers and warp
+// rendezvous), memory.cpp (shared-memory bounds, races and uninitialised reads; atomics; global
+// memory and device buffers), guards.cpp (watchdog, crash signals, exit()), abi.cpp (the
+// instrumentation hooks and the C entry points of banksim/abi.hpp).
+#pragma once
+
+#include <dlfcn.h>
+#include <link.h>
+#include <signal.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <boost/context/fiber.hpp>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "banksim/abi.hpp"
+#include "banksim/runtime.hpp"
+
+// The CUDA built-in variables, set by the scheduler before it resumes each thread (abi.cpp).
+extern "C" {
+extern uint3 threadIdx;
+extern uint3 blockIdx;
+extern dim3 blockDim;
+extern dim3 gridDim;
+}
+
+namespace banksim::rt::detail {
+
+namespace ctx = boost::context;
+using bankmodel::Op;
+
+constexpr std::uint16_t kNoThread = 0xffff;
+constexpr std::uint16_t kManyThreads = 0xfffe;
+constexpr std::uint16_t kAtomicThread = 0xfffd;
+constexpr std::size_t kGuardBytes = 4096;                         // around each device buffer
+constexpr std::size_t kMaxTracePerThread = std::size_t{1} << 24;  // 16 M accesses per interval
+
+/// Thrown inside a fiber to stop the launch (timeout, wild pointer); caught at the fiber's base.
+struct KernelAbort {};
+
+// ---- Fiber stacks: one mapping, fixed-size slots with a guard page each --------------------
+class StackPool {
+ public:
+  static constexpr std::size_t kStackBytes = 64 * 1024;
+  static constexpr std::size_t kSlotBytes = kStackBytes + 4096;
+
+  StackPool() {
+    const std::size_t bytes = kSlotBytes * kMaxThreadsPerBlock;
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::runtime_error("banksim: cannot map fiber stacks");
+    base_ = static_cast<char*>(p);
+    size_ = bytes;
+    for (unsigned i = 0; i < kMaxThreadsPerBlock; ++i) {
+      mprotect(base_ + i * kSlotBytes, 4096, PROT_NONE);  // guard page below each stack
+      free_.push_back(kMaxThreadsPerBlock - 1 - i);
+    }
+  }
+  ctx::stack_context allocate() {
+    if (free_.empty()) throw std::runtime_error("banksim: out of fiber stacks");
+    const unsigned slot = free_.back();
+    free_.pop_back();
+    ctx::stack_context sc;
+    sc.size = kStackBytes;
+    sc.sp = base_ + slot * kSlotBytes + kSlotBytes;  // stacks grow down from the slot's end
+    return sc;
+  }
+  void deallocate(ctx::stack_context& sc) noexcept {
+    const auto top = static_cast<char*>(sc.sp);
+    free_.push_back(static_cast<unsigned>((top - base_) / kSlotBytes - 1));
+  }
+  bool contains(std::uintptr_t a) const {
+    return a >= reinterpret_cast<std::uintptr_t>(base_) &&
+           a < reinterpret_cast<std::uintptr_t>(base_) + size_;
+  }
+
+ private:
+  char* base_ = nullptr;
+  std::size_t size_ = 0;
+  std::vector<unsigned> free_;
+};
+
+struct PoolAllocator {
+  StackPool* pool;
+  ctx::stack_context allocate() { return pool->allocate(); }
+  void deallocate(ctx::stack_context& sc) noexcept { pool->deallocate(sc); }
+};
+
+inline StackPool& stack_pool() {
+  static StackPool pool;
+  return pool;
+}
+
+// ---- Device buffers -------------------------------------------------------------------------
+struct Buffer {
+  std::uintptr_t lo;  // first user byte
+  std::size_t bytes;
+  void* allocation;
+};
+extern std::mutex g_buffers_mutex;
+extern std::map<std::uintptr_t, Buffer> g_buffers;  // by lo
+
+// ---- One access in a thread's trace ---------------------------------------------------------
+struct Access {
+  std::uint64_t pc;
+  std::uint32_t offset;
+  std::uint8_t size;
+  std::uint8_t op;  // 0 load, 1 store
+  std::uint16_t sub;
+};
+
+// Trace buffers, one per lane: a warp runs to its barrier and is flushed before the next warp
+// runs, so lanes of different warps can share them; kept across launches to avoid page faults.
+inline std::array<std::vector<Access>, bankmodel::kWarpSize>& lane_traces() {
+  static std::array<std::vector<Access>, bankmodel::kWarpSize> traces;
+  return traces;
+}
+
+enum class State : std::uint8_t { kRunnable, kAtBarrier, kAtWarpSync, kDone };
+
+struct Thread {
+  ctx::fiber fiber;
+  ctx::fiber scheduler;  // valid while this thread runs
+  uint3 tid{0, 0, 0};
+  std::uint16_t linear = 0;
+  std::uint16_t warp = 0;
+  std::uint8_t lane = 0;
+  State state = State::kRunnable;
+  std::uint64_t barrier_pc = 0;
+  std::vector<Access>* trace = nullptr;  // its lane's buffer (lane_traces())
+  // Warp rendezvous (__syncwarp, shuffles, ballots).
+  unsigned x_mask = 0;
+  unsigned long long x_value = 0;
+  unsigned long long x_result = 0;
+  int x_src = 0;
+  int x_mode = 0;  // banksim_exchange::Mode
+  std::uint64_t x_pc = 0;
+};
+
+// Shadow of one byte of shared memory (24 bytes). Intervals are numbered across the whole launch,
+// so a write from an earlier block is simply an interval before the block's first one.
+struct Shadow {
+  std::uint32_t w_interval = 0;  // barrier interval of the last write (0 = never)
+  std::uint32_t r_interval = 0;  // barrier interval of the last read
+  std::uint32_t w_pc = 0;        // program counters, relative to the module's arena base
+  std::uint32_t r_pc = 0;
+  std::uint16_t w_thread = kNoThread;
+  std::uint16_t r_thread = kNoThread;
+  std::uint16_t w_wepoch = 0;  // the writer's warp epoch (__syncwarp count)
+  std::uint16_t r_wepoch = 0;
+};
+static_assert(sizeof(Shadow) == 24, "keep the shadow small: it is touched on every access");
+
+struct PendingWrite {
+  bool active = false;
+  std::uint32_t offset = 0;
+  std::uint32_t size = 0;
+  unsigned char old_bytes[16] = {};
+  std::uint64_t pc = 0;
+  std::uint64_t other_pc = 0;
+  std::uint16_t other_thread = 0;
+};
+
+struct Region {
+  std::uintptr_t lo;
+  std::uintptr_t hi;
+};
+
+class Launch;
+extern Launch* g_launch;           // the launch in progress (one at a time)
+extern std::uintptr_t g_arena_lo;  // its shared arena
+extern std::uint64_t g_arena_size;
+extern std::atomic<bool> g_abort_requested;  // set by the watchdog
+extern std::uint64_t g_last_pc;              // of the last traced access
+extern EmergencyHandler g_emergency;
+
+class Launch {
+ public:
+  Launch(const ModuleLayout& layout, const KernelEntry& entry, void** args,
+         const RunOptions& options)
+      : layout_(layout), entry_(entry), args_(args), options_(options) {}
+
+  RunResult run();
+
+  // Hooks.
+  void shared_access(std::uint32_t offset, std::uint32_t size, Op op, std::uint64_t pc,
+                     std::uint16_t sub);
+  void global_access(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc);
+  void atomic_access(std::uintptr_t address, std::uint32_t size, std::uint64_t pc);
+  int syncthreads(std::uint64_t pc, int predicate);
+  unsigned long long warp_rendezvous(unsigned mask, unsigned long long value, int src, int mode,
+                                     std::uint64_t pc);
+  void request_abort(const std::string& reason) {
+    if (result_.abort_reason.empty()) result_.abort_reason = reason;
+    result_.completed = false;
+    throw KernelAbort{};
+  }
+  void check_abort() {
+    if (g_abort_requested.load(std::memory_order_relaxed)) {
+      char seconds[32];
+      std::snprintf(seconds, sizeof seconds, "%.1f", options_.timeout_s);
+      request_abort(std::string("timeout: the kernel did not finish within ") + seconds +
+                    " s (an infinite loop, or a barrier some threads never reach?)");
+    }
+  }
+  Thread* current() const { return current_; }
+  uint3 current_block() const { return block_idx_; }
+
+ private:
+  void run_block(uint3 block);
+  void run_warp(unsigned warp);
+  void resume(Thread& t);
+  void release_warp_sync(unsigned warp);
+  void flush_warp(unsigned warp);
+  void add_request(const Access* const* lane_access, const bankmodel::Request& request);
+  void resolve_pending();
+  bool separated_by_syncwarp(std::uint16_t other, std::uint16_t other_epoch) const;
+  void uninitialized(std::uint32_t offset, std::uint64_t pc, int var);
+  void read_after_write(const Shadow& s, std::uint64_t pc, int var);
+  void write_after_read(const Shadow& s, std::uint64_t pc, int var);
+  void write_after_write(const Shadow& s, std::uint32_t offset, std::uint32_t size,
+                         std::uint64_t pc);
+  void report(const std::string& kind, bool warning, std::uint64_t pc, std::uint64_t other_pc,
+              const Thread* t, std::uint16_t other_thread, int var, const std::string& message);
+  uint3 tid_of(std::uint16_t linear) const {
+    const unsigned bx = options_.block.x;
+    const unsigned by = options_.block.y;
+    return uint3{linear % bx, (linear / bx) % by, linear / (bx * by)};
+  }
+  int var_at(std::uint32_t offset) const { return offset < owner_.size() ? owner_[offset] : -1; }
+  std::uint32_t pc32(std::uint64_t pc) const { return static_cast<std::uint32_t>(pc - pc_base_); }
+  std::uint64_t pc64(std::uint32_t pc) const { return pc == 0 ? 0 : pc_base_ + pc; }
+  std::string describe_oob(std::uint32_t offset, std::uint32_t size) const;
+  bool known_memory(std::uintptr_t a);
+
+  const ModuleLayout& layout_;
+  const KernelEntry& entry_;
+  void** args_;
+  RunOptions options_;
+  RunResult result_;
+
+  std::vector<Thread> threads_;
+  unsigned num_threads_ = 0;
+  unsigned num_warps_ = 0;
+  Thread* current_ = nullptr;
+  uint3 block_idx_{0, 0, 0};
+  std::uint32_t block_serial_ = 0;
+  std::uint32_t interval_ = 0;
+  std::uint32_t block_first_interval_ = 0;  // writes before it are from other blocks
+  std::uint64_t pc_base_ = 0;               // shadow pcs are stored relative to this
+  std::vector<std::uint16_t> warp_epoch_;
+
+  std::vector<std::int16_t> owner_;  // var index per arena byte, -1 = red zone / padding
+  std::vector<Shadow> shadow_;
+  PendingWrite pending_;
+
+  std::unordered_map<std::uint64_t, std::size_t> site_index_;  // (pc, sub) -> sites
+  std::vector<SiteStats> sites_;
+  std::map<std::string, std::size_t> problem_index_;
+  std::vector<Region> known_;  // loaded images and fiber stacks
+  Region last_ok_{0, 0};
+};
+
+// guards.cpp
+/// Installs the crash-signal and exit() handlers once per process.
+void install_process_guards();
+/// Prints the message (with the running thread), calls the emergency handler, exits with `code`.
+[[noreturn]] void emergency_exit(const char* kind, const std::string& message, int code);
+/// Sets g_abort_requested after `seconds`; stops the process 2 s later if nothing reacts.
+class Watchdog {
+ public:
+  explicit Watchdog(double seconds);
+  ~Watchdog();
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+}  // namespace banksim::rt::detail

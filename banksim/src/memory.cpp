@@ -1,0 +1,263 @@
+// memory.cpp - every traced access checked: shared memory (bounds against the variables' red
+// zones, races, uninitialised reads, the shadow of every byte), atomics, and global memory
+// (device buffers with guard zones, loaded images and fiber stacks); device buffers themselves.
+
+#include "engine.hpp"
+
+namespace banksim::rt::detail {
+
+namespace ctx = boost::context;
+using bankmodel::Op;
+
+// ---- Shared memory: bounds, races, uninitialised reads --------------------------------------
+
+std::string Launch::describe_oob(std::uint32_t offset, std::uint32_t size) const {
+  // The nearest variable that ends at or before the offset, and the one after it.
+  const SharedVar* before = nullptr;
+  const SharedVar* after = nullptr;
+  for (const SharedVar& v : layout_.vars) {
+    const std::uint32_t vsize =
+        v.dynamic ? static_cast<std::uint32_t>(options_.dynamic_smem) : v.size;
+    if (v.offset + vsize <= offset && (before == nullptr || v.offset > before->offset)) {
+      before = &v;
+    }
+    if (v.offset > offset && (after == nullptr || v.offset < after->offset)) after = &v;
+  }
+  std::string msg = std::to_string(size) + "-byte access outside every shared variable";
+  if (before != nullptr) {
+    const std::uint32_t vsize =
+        before->dynamic ? static_cast<std::uint32_t>(options_.dynamic_smem) : before->size;
+    msg = std::to_string(size) + "-byte access " +
+          std::to_string(offset - (before->offset + vsize)) + " bytes past the end of `" +
+          before->name + "` (" + std::to_string(vsize) + " bytes)";
+    if (before->dynamic) {
+      msg += ": the launch gave " + std::to_string(options_.dynamic_smem) +
+             " bytes of dynamic shared memory (the third <<<>>> argument, --smem)";
+    }
+  } else if (after != nullptr) {
+    msg = std::to_string(size) + "-byte access " + std::to_string(after->offset - offset) +
+          " bytes before the start of `" + after->name + "`";
+  }
+  return msg + "; check the index arithmetic and the array's dimensions";
+}
+
+void Launch::shared_access(std::uint32_t offset, std::uint32_t size, Op op, std::uint64_t pc,
+                           std::uint16_t sub) {
+  Thread* t = current_;
+  if (t == nullptr) return;  // host code touching shared variables: not a kernel access
+  g_last_pc = pc;
+  if (pending_.active) resolve_pending();
+  check_abort();
+  const std::uint32_t end = offset + size - 1;
+  const int var = var_at(offset);
+  if (var < 0 || var_at(end) != var) {
+    report("out_of_bounds", false, pc, 0, t, kNoThread, var < 0 ? var_at(end) : var,
+           describe_oob(var < 0 ? offset : end, size));
+    return;  // not traced as a bank access: the hardware would fault
+  }
+  const std::uint16_t me = t->linear;
+  const std::uint16_t epoch = warp_epoch_[t->warp];
+  const std::uint32_t my_pc = pc32(pc);
+  Shadow* shadow = &shadow_[offset];
+  if (op == Op::kLoad) {
+    for (std::uint32_t i = 0; i < size; ++i) {
+      Shadow& s = shadow[i];
+      if (s.w_interval < block_first_interval_) {
+        uninitialized(offset + i, pc, var);
+      } else if (s.w_interval == interval_ && s.w_thread != me) {
+        read_after_write(s, pc, var);
+      }
+      if (s.r_interval != interval_) {
+        s.r_interval = interval_;
+        s.r_thread = me;
+        s.r_wepoch = epoch;
+        s.r_pc = my_pc;
+      } else if (s.r_thread != me) {
+        s.r_thread = kManyThreads;
+      }
+    }
+  } else {
+    for (std::uint32_t i = 0; i < size; ++i) {
+      Shadow& s = shadow[i];
+      if (s.r_interval == interval_ && s.r_thread != me) write_after_read(s, pc, var);
+      if (s.w_interval == interval_ && s.w_thread != me) write_after_write(s, offset, size, pc);
+      s.w_interval = interval_;
+      s.w_thread = me;
+      s.w_wepoch = epoch;
+      s.w_pc = my_pc;
+    }
+  }
+  if (t->trace->size() >= kMaxTracePerThread) {
+    // A runaway loop, stopped before its trace exhausts memory; reported like a timeout.
+    request_abort("timeout: a thread made more than " + std::to_string(kMaxTracePerThread) +
+                  " shared-memory accesses between two barriers (an infinite loop?)");
+  }
+  t->trace->push_back(Access{pc, offset, static_cast<std::uint8_t>(size),
+                             static_cast<std::uint8_t>(op == Op::kStore ? 1 : 0), sub});
+  ++result_.traced_shared;
+}
+
+bool Launch::separated_by_syncwarp(std::uint16_t other, std::uint16_t other_epoch) const {
+  const Thread* t = current_;
+  return other < num_threads_ && threads_[other].warp == t->warp &&
+         other_epoch != warp_epoch_[t->warp];
+}
+
+void Launch::uninitialized(std::uint32_t offset, std::uint64_t pc, int var) {
+  const SharedVar& v = layout_.vars[static_cast<std::size_t>(var)];
+  report("uninitialized_read", false, pc, 0, current_, kNoThread, var,
+         "read of shared memory that no thread of this block has written (`" + v.name + "`, byte " +
+             std::to_string(offset - v.offset) +
+             "): write it before reading, and put a __syncthreads() in between");
+}
+
+void Launch::read_after_write(const Shadow& s, std::uint64_t pc, int var) {
+  if (s.w_thread == kAtomicThread || separated_by_syncwarp(s.w_thread, s.w_wepoch)) return;
+  report("race", false, pc, pc64(s.w_pc), current_, s.w_thread, var,
+         "read of `" + layout_.vars[static_cast<std::size_t>(var)].name +
+             "` written by another thread since the last __syncthreads(): add a "
+             "__syncthreads() between the write and the read");
+}
+
+void Launch::write_after_read(const Shadow& s, std::uint64_t pc, int var) {
+  if (s.r_thread != kManyThreads && separated_by_syncwarp(s.r_thread, s.r_wepoch)) return;
+  report("race", false, pc, pc64(s.r_pc), current_,
+         s.r_thread == kManyThreads ? kNoThread : s.r_thread, var,
+         "write to `" + layout_.vars[static_cast<std::size_t>(var)].name +
+             "` that another thread read since the last __syncthreads(): the reader may see "
+             "either value; add a __syncthreads() between the read and the write");
+}
+
+void Launch::write_after_write(const Shadow& s, std::uint32_t offset, std::uint32_t size,
+                               std::uint64_t pc) {
+  if (s.w_thread == kAtomicThread || separated_by_syncwarp(s.w_thread, s.w_wepoch)) return;
+  if (pending_.active || size > sizeof(pending_.old_bytes)) return;
+  // Two threads write the same bytes in one interval: a race unless they write the same value.
+  // The value is known only after the store, so decide at the thread's next event.
+  pending_.active = true;
+  pending_.offset = offset;
+  pending_.size = size;
+  std::memcpy(pending_.old_bytes, reinterpret_cast<void*>(g_arena_lo + offset), size);
+  pending_.pc = pc;
+  pending_.other_pc = pc64(s.w_pc);
+  pending_.other_thread = s.w_thread;
+}
+
+void Launch::resolve_pending() {
+  if (!pending_.active) return;
+  pending_.active = false;
+  const bool same =
+      std::memcmp(pending_.old_bytes, reinterpret_cast<void*>(g_arena_lo + pending_.offset),
+                  pending_.size) == 0;
+  const int var = var_at(pending_.offset);
+  const std::string name =
+      var >= 0 ? layout_.vars[static_cast<std::size_t>(var)].name : std::string("?");
+  if (same) {
+    report("same_value_write", true, pending_.pc, pending_.other_pc, current_,
+           pending_.other_thread, var,
+           "several threads write the same value to `" + name +
+               "` in one barrier interval (benign, but each write costs a store)");
+  } else {
+    report("race", false, pending_.pc, pending_.other_pc, current_, pending_.other_thread, var,
+           "two threads write different values to the same bytes of `" + name +
+               "` with no __syncthreads() in between: which one wins is undefined");
+  }
+}
+
+void Launch::atomic_access(std::uintptr_t address, std::uint32_t size, std::uint64_t pc) {
+  Thread* t = current_;
+  if (t == nullptr) return;
+  g_last_pc = pc;
+  check_abort();
+  const std::uintptr_t off = address - g_arena_lo;
+  if (off >= g_arena_size) {
+    global_access(address, size, Op::kStore, pc);
+    return;
+  }
+  const auto offset = static_cast<std::uint32_t>(off);
+  const int var = var_at(offset);
+  if (var < 0 || var_at(offset + size - 1) != var || offset % size != 0) {
+    report("out_of_bounds", false, pc, 0, t, kNoThread, var, describe_oob(offset, size));
+    request_abort("atomic operation on an invalid shared address");
+  }
+  for (std::uint32_t b = offset; b < offset + size; ++b) {
+    if (shadow_[b].w_interval < block_first_interval_) {
+      report("uninitialized_read", false, pc, 0, t, kNoThread, var,
+             "atomic update of shared memory that no thread of this block has initialised "
+             "(`" +
+                 layout_.vars[static_cast<std::size_t>(var)].name +
+                 "`): zero it first, then __syncthreads()");
+      break;
+    }
+  }
+  for (std::uint32_t b = offset; b < offset + size; ++b) {
+    Shadow& s = shadow_[b];
+    s.w_interval = interval_;
+    s.w_thread = kAtomicThread;
+    s.w_pc = pc32(pc);
+  }
+}
+
+// ---- Global memory --------------------------------------------------------------------------
+
+bool Launch::known_memory(std::uintptr_t a) {
+  if (stack_pool().contains(a)) return true;
+  for (const Region& r : known_) {
+    if (a >= r.lo && a < r.hi) {
+      last_ok_ = r;
+      return true;
+    }
+  }
+  return false;
+}
+
+void Launch::global_access(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc) {
+  if (current_ == nullptr) return;
+  if (address >= last_ok_.lo && address + size <= last_ok_.hi) return;
+  check_abort();
+  {
+    std::lock_guard<std::mutex> lock(g_buffers_mutex);
+    auto it = g_buffers.upper_bound(address);
+    // The buffer starting after the address (for accesses in its front guard) and the one
+    // starting at or before it.
+    if (it != g_buffers.begin()) {
+      const Buffer& b = std::prev(it)->second;
+      if (address + size <= b.lo + b.bytes) {
+        last_ok_ = Region{b.lo, b.lo + b.bytes};
+        return;
+      }
+      if (address < b.lo + b.bytes + kGuardBytes) {
+        report("out_of_bounds", false, pc, 0, current_, kNoThread, -1,
+               std::string("global-memory ") + (op == Op::kLoad ? "read" : "write") + " of " +
+                   std::to_string(size) + " bytes, " +
+                   std::to_string(address + size - (b.lo + b.bytes)) + " bytes past the end of a " +
+                   std::to_string(b.bytes) +
+                   "-byte device buffer: check the bounds test (e.g. `if (i < n)`) for sizes "
+                   "that are not a multiple of the block size");
+        return;
+      }
+    }
+    if (it != g_buffers.end() && address + kGuardBytes >= it->second.lo) {
+      report("out_of_bounds", false, pc, 0, current_, kNoThread, -1,
+             std::string("global-memory ") + (op == Op::kLoad ? "read" : "write") + " " +
+                 std::to_string(it->second.lo - address) + " bytes before the start of a " +
+                 std::to_string(it->second.bytes) + "-byte device buffer (negative index?)");
+      return;
+    }
+  }
+  if (known_memory(address)) return;
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "%#lx", static_cast<unsigned long>(address));
+  report("out_of_bounds", false, pc, 0, current_, kNoThread, -1,
+         std::string("global-memory ") + (op == Op::kLoad ? "read" : "write") + " at " + hex +
+             ", which is in no device buffer (a null, host or wild pointer): the launch was "
+             "stopped here");
+  request_abort("a thread accessed memory outside every device buffer");
+}
+
+}  // namespace banksim::rt::detail
+
+namespace banksim::rt::detail {
+std::mutex g_buffers_mutex;
+std::map<std::uintptr_t, Buffer> g_buffers;
+}  // namespace banksim::rt::detail

@@ -1,0 +1,383 @@
+// scheduler.cpp - running a launch: blocks one after another, every CUDA thread a Boost.Context
+// fiber, warps run to their barrier one after another; warp traces zipped into warp requests
+// (the k-th execution of an instruction by each lane forms one request); __syncthreads and the
+// warp rendezvous of __syncwarp, shuffles and ballots. See engine.hpp for the parts.
+#include <chrono>
+
+#include "engine.hpp"
+
+namespace banksim::rt::detail {
+
+namespace ctx = boost::context;
+using bankmodel::Op;
+
+// ---- Running --------------------------------------------------------------------------------
+
+RunResult Launch::run() {
+  const auto start = std::chrono::steady_clock::now();
+  num_threads_ = options_.block.x * options_.block.y * options_.block.z;
+  num_warps_ = (num_threads_ + bankmodel::kWarpSize - 1) / bankmodel::kWarpSize;
+  // The shared arena's owner map: variables, with the dynamic area cut to the launch's size.
+  // Only the used part of the arena gets an owner map and a shadow (the 227 KiB dynamic area is
+  // cut to the launch's size); an access beyond it is out of bounds.
+  std::uint32_t used = 0;
+  for (const SharedVar& var : layout_.vars) {
+    const std::uint32_t size =
+        var.dynamic ? static_cast<std::uint32_t>(options_.dynamic_smem) : var.size;
+    used = std::max(used, std::min(layout_.arena_size, var.offset + size + 128));
+  }
+  owner_.assign(used, -1);
+  for (std::size_t v = 0; v < layout_.vars.size(); ++v) {
+    const SharedVar& var = layout_.vars[v];
+    const std::uint32_t size =
+        var.dynamic ? static_cast<std::uint32_t>(options_.dynamic_smem) : var.size;
+    std::fill(owner_.begin() + var.offset, owner_.begin() + var.offset + size,
+              static_cast<std::int16_t>(v));
+  }
+  shadow_.assign(used, Shadow{});
+  // Memory a kernel may legitimately touch besides shared memory and device buffers: the
+  // loaded images (globals, __constant__ data) and the fiber stacks (locals).
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) {
+        auto* known = static_cast<std::vector<Region>*>(data);
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const auto& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_LOAD) continue;
+          const std::uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
+          known->push_back(Region{lo, lo + ph.p_memsz});
+        }
+        return 0;
+      },
+      &known_);
+  threads_.resize(num_threads_);
+  warp_epoch_.assign(num_warps_, 0);
+  // Code of the module lies within 2 GiB of its data: pcs fit in 32 bits relative to this.
+  pc_base_ = layout_.arena_lo - (std::uint64_t{1} << 31);
+  gridDim = options_.grid;
+  blockDim = options_.block;
+  for (unsigned z = 0; z < options_.grid.z && result_.completed; ++z) {
+    for (unsigned y = 0; y < options_.grid.y && result_.completed; ++y) {
+      for (unsigned x = 0; x < options_.grid.x && result_.completed; ++x) {
+        run_block(uint3{x, y, z});
+      }
+    }
+  }
+  result_.sites = std::move(sites_);
+  result_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return std::move(result_);
+}
+
+void Launch::resume(Thread& t) {
+  current_ = &t;
+  threadIdx = t.tid;
+  t.fiber = std::move(t.fiber).resume();
+  current_ = nullptr;
+}
+
+void Launch::run_block(uint3 block) {
+  block_idx_ = block;
+  blockIdx = block;
+  ++block_serial_;
+  ++interval_;
+  block_first_interval_ = interval_;
+  std::fill(warp_epoch_.begin(), warp_epoch_.end(), 0);
+  PoolAllocator alloc{&stack_pool()};
+  for (unsigned i = 0; i < num_threads_; ++i) {
+    Thread& t = threads_[i];
+    t.linear = static_cast<std::uint16_t>(i);
+    t.tid = tid_of(t.linear);
+    t.warp = static_cast<std::uint16_t>(i / bankmodel::kWarpSize);
+    t.lane = static_cast<std::uint8_t>(i % bankmodel::kWarpSize);
+    t.state = State::kRunnable;
+    t.trace = &lane_traces()[t.lane];
+    t.trace->clear();
+    t.fiber = ctx::fiber(std::allocator_arg, alloc, [this, &t](ctx::fiber&& scheduler) {
+      t.scheduler = std::move(scheduler);
+      try {
+        entry_.invoke(entry_.function, args_);
+      } catch (const KernelAbort&) {
+        // the launch stops; the reason is already recorded
+      }
+      resolve_pending();
+      t.state = State::kDone;
+      return std::move(t.scheduler);
+    });
+  }
+  ++result_.threads;
+  result_.threads += num_threads_ - 1;
+  for (;;) {
+    for (unsigned w = 0; w < num_warps_ && result_.completed; ++w) {
+      run_warp(w);
+      if (result_.completed) flush_warp(w);  // after an abort the traces are incomplete
+    }
+    if (!result_.completed) break;
+    unsigned done = 0;
+    unsigned waiting = 0;
+    const Thread* first_waiting = nullptr;
+    const Thread* first_done = nullptr;
+    const Thread* other_site = nullptr;
+    for (unsigned i = 0; i < num_threads_; ++i) {
+      const Thread& t = threads_[i];
+      if (t.state == State::kDone) {
+        ++done;
+        if (first_done == nullptr) first_done = &t;
+      } else {
+        ++waiting;
+        if (first_waiting == nullptr) {
+          first_waiting = &t;
+        } else if (other_site == nullptr && t.barrier_pc != first_waiting->barrier_pc) {
+          other_site = &t;
+        }
+      }
+    }
+    if (waiting == 0) break;
+    if (done > 0) {
+      report("barrier_divergence", false, first_waiting->barrier_pc, 0, first_waiting,
+             first_done->linear, -1,
+             "__syncthreads() reached by " + std::to_string(waiting) + " of " +
+                 std::to_string(num_threads_) +
+                 " threads of the block; the others had returned (e.g. thread (" +
+                 std::to_string(first_done->tid.x) + "," + std::to_string(first_done->tid.y) + "," +
+                 std::to_string(first_done->tid.z) +
+                 ")). Every thread must reach every barrier: move the early `return` after the "
+                 "barrier or guard only the work, not the barrier");
+    }
+    if (other_site != nullptr) {
+      report("barrier_divergence", false, first_waiting->barrier_pc, other_site->barrier_pc,
+             first_waiting, other_site->linear, -1,
+             "threads of one block wait at different __syncthreads() calls: a barrier inside "
+             "divergent code (if/else) is undefined behaviour on the GPU");
+    }
+    ++interval_;
+    unsigned long long count = 0;  // for __syncthreads_count/_and/_or
+    for (unsigned i = 0; i < num_threads_; ++i) {
+      if (threads_[i].state == State::kAtBarrier) count += threads_[i].x_value;
+    }
+    for (unsigned i = 0; i < num_threads_; ++i) {
+      if (threads_[i].state == State::kAtBarrier) {
+        threads_[i].state = State::kRunnable;
+        threads_[i].x_result = count;
+      }
+    }
+  }
+  // Drop what is left of the fibers (after an abort they are suspended mid-kernel; destroying
+  // them unwinds their stacks).
+  for (unsigned i = 0; i < num_threads_; ++i) {
+    threads_[i].fiber = ctx::fiber{};
+    threads_[i].trace->clear();
+  }
+  pending_.active = false;
+}
+
+void Launch::run_warp(unsigned warp) {
+  const unsigned first = warp * bankmodel::kWarpSize;
+  const unsigned last = std::min(first + bankmodel::kWarpSize, num_threads_);
+  for (;;) {
+    for (unsigned i = first; i < last && result_.completed; ++i) {
+      if (threads_[i].state == State::kRunnable) resume(threads_[i]);
+    }
+    if (!result_.completed) return;
+    bool any_sync = false;
+    for (unsigned i = first; i < last; ++i) any_sync |= threads_[i].state == State::kAtWarpSync;
+    if (!any_sync) return;
+    release_warp_sync(warp);
+  }
+}
+
+void Launch::release_warp_sync(unsigned warp) {
+  const unsigned first = warp * bankmodel::kWarpSize;
+  const unsigned last = std::min(first + bankmodel::kWarpSize, num_threads_);
+  // Lanes in the waiting lanes' masks that are neither waiting nor done never will be: they sit
+  // at a __syncthreads. Report, then release anyway so the run can go on.
+  unsigned waiting_mask = 0;
+  unsigned wanted_mask = 0;
+  const Thread* sample = nullptr;
+  for (unsigned i = first; i < last; ++i) {
+    const Thread& t = threads_[i];
+    if (t.state == State::kAtWarpSync) {
+      waiting_mask |= 1u << t.lane;
+      wanted_mask |= t.x_mask;
+      if (sample == nullptr) sample = &t;
+    }
+  }
+  for (unsigned i = first; i < last; ++i) {
+    const Thread& t = threads_[i];
+    if (((wanted_mask >> t.lane) & 1u) != 0 && t.state == State::kAtBarrier) {
+      report("barrier_divergence", false, sample->x_pc, t.barrier_pc, sample, t.linear, -1,
+             "a warp-level operation (__syncwarp or a __shfl/__ballot) names lanes of its mask "
+             "that are waiting at __syncthreads() instead: all lanes in the mask must execute it");
+      break;
+    }
+  }
+  ++warp_epoch_[warp];
+  unsigned ballot = 0;
+  for (unsigned i = first; i < last; ++i) {
+    const Thread& t = threads_[i];
+    if (t.state == State::kAtWarpSync && t.x_mode == banksim_exchange::kBallot && t.x_value != 0)
+      ballot |= 1u << t.lane;
+  }
+  for (unsigned i = first; i < last; ++i) {
+    Thread& t = threads_[i];
+    if (t.state != State::kAtWarpSync) continue;
+    if (t.x_mode == banksim_exchange::kShuffle) {
+      const unsigned src = first + static_cast<unsigned>(t.x_src);
+      const bool ok = t.x_src >= 0 && src < last && ((waiting_mask >> t.x_src) & 1u) != 0;
+      t.x_result = ok ? threads_[src].x_value : t.x_value;
+    } else {
+      t.x_result = ballot;
+    }
+    t.state = State::kRunnable;
+  }
+}
+
+// ---- Warp requests --------------------------------------------------------------------------
+
+void Launch::flush_warp(unsigned warp) {
+  const unsigned first = warp * bankmodel::kWarpSize;
+  const unsigned last = std::min(first + bankmodel::kWarpSize, num_threads_);
+  const std::size_t n = threads_[first].trace->size();
+  bool uniform = true;  // every lane ran the same instructions in the same order
+  for (unsigned i = first + 1; i < last && uniform; ++i) {
+    const auto& a = *threads_[first].trace;
+    const auto& b = *threads_[i].trace;
+    if (b.size() != n) {
+      uniform = false;
+      break;
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+      if (a[k].pc != b[k].pc || a[k].sub != b[k].sub) {
+        uniform = false;
+        break;
+      }
+    }
+  }
+  const Access* lane_access[bankmodel::kWarpSize];
+  if (uniform) {
+    for (std::size_t k = 0; k < n; ++k) {
+      const Access& a0 = (*threads_[first].trace)[k];
+      bankmodel::Request r(a0.op == 0 ? Op::kLoad : Op::kStore, a0.size);
+      std::fill(std::begin(lane_access), std::end(lane_access), nullptr);
+      for (unsigned i = first; i < last; ++i) {
+        const Access& a = (*threads_[i].trace)[k];
+        r.set_lane(static_cast<int>(i - first), a.offset);
+        lane_access[i - first] = &a;
+      }
+      add_request(lane_access, r);
+    }
+  } else {
+    // Divergent lanes: the k-th execution of (pc, sub) by each lane forms request k of that site.
+    struct Pending {
+      bankmodel::Request request;
+      const Access* lanes[bankmodel::kWarpSize];
+    };
+    std::vector<Pending> requests;
+    std::map<std::tuple<std::uint64_t, std::uint16_t, std::uint64_t>, std::size_t> index;
+    for (unsigned i = first; i < last; ++i) {
+      std::map<std::pair<std::uint64_t, std::uint16_t>, std::uint64_t> seen;
+      for (const Access& a : *threads_[i].trace) {
+        const std::uint64_t k = seen[{a.pc, a.sub}]++;
+        const auto key = std::make_tuple(a.pc, a.sub, k);
+        auto it = index.find(key);
+        if (it == index.end()) {
+          it = index.emplace(key, requests.size()).first;
+          requests.push_back(
+              Pending{bankmodel::Request(a.op == 0 ? Op::kLoad : Op::kStore, a.size), {}});
+        }
+        Pending& p = requests[it->second];
+        if (a.size == p.request.width()) {
+          p.request.set_lane(static_cast<int>(i - first), a.offset);
+          p.lanes[i - first] = &a;
+        }
+      }
+    }
+    for (const Pending& p : requests) add_request(p.lanes, p.request);
+  }
+  for (unsigned i = first; i < last; ++i) threads_[i].trace->clear();
+}
+
+void Launch::add_request(const Access* const* lane_access, const bankmodel::Request& request) {
+  const Access* any = nullptr;
+  for (int i = 0; i < bankmodel::kWarpSize && any == nullptr; ++i) any = lane_access[i];
+  if (any == nullptr) return;
+  const std::uint64_t key = any->pc * 64 + any->sub;
+  auto it = site_index_.find(key);
+  if (it == site_index_.end()) {
+    it = site_index_.emplace(key, sites_.size()).first;
+    SiteStats s;
+    s.pc = any->pc;
+    s.sub = any->sub;
+    s.op = request.op();
+    s.bytes = request.width();
+    s.var = var_at(any->offset);
+    sites_.push_back(s);
+  }
+  SiteStats& s = sites_[it->second];
+  const bankmodel::Summary sum = bankmodel::count_wavefronts(request);
+  s.requests += 1;
+  s.wavefronts += static_cast<std::uint64_t>(sum.wavefronts);
+  s.ideal += static_cast<std::uint64_t>(sum.ideal);
+  if (sum.excess() > s.worst_excess) {
+    s.worst_excess = sum.excess();
+    s.worst = request;
+  }
+}
+
+// ---- Barriers and warp rendezvous ----------------------------------------------------------
+
+int Launch::syncthreads(std::uint64_t pc, int predicate) {
+  Thread* t = current_;
+  if (t == nullptr) return 0;
+  resolve_pending();
+  check_abort();
+  t->state = State::kAtBarrier;
+  t->barrier_pc = pc;
+  t->x_value = predicate != 0 ? 1 : 0;
+  t->scheduler = std::move(t->scheduler).resume();
+  check_abort();
+  return static_cast<int>(t->x_result);
+}
+
+unsigned long long Launch::warp_rendezvous(unsigned mask, unsigned long long value, int src,
+                                           int mode, std::uint64_t pc) {
+  Thread* t = current_;
+  if (t == nullptr) return value;
+  resolve_pending();
+  check_abort();
+  t->state = State::kAtWarpSync;
+  t->x_mask = mask;
+  t->x_value = value;
+  t->x_src = src;
+  t->x_mode = mode;
+  t->x_pc = pc;
+  t->scheduler = std::move(t->scheduler).resume();
+  check_abort();
+  return t->x_result;
+}
+
+void Launch::report(const std::string& kind, bool warning, std::uint64_t pc, std::uint64_t other_pc,
+                    const Thread* t, std::uint16_t other_thread, int var,
+                    const std::string& message) {
+  const std::string key = kind + ":" + std::to_string(pc) + ":" + std::to_string(other_pc);
+  auto it = problem_index_.find(key);
+  if (it != problem_index_.end()) {
+    result_.problems[it->second].count += 1;
+    return;
+  }
+  problem_index_.emplace(key, result_.problems.size());
+  RawProblem p;
+  p.kind = kind;
+  p.warning = warning;
+  p.pc = pc;
+  p.other_pc = other_pc;
+  p.block = block_idx_;
+  if (t != nullptr) p.thread = t->tid;
+  if (other_thread < num_threads_) {
+    p.other_thread = tid_of(other_thread);
+    p.has_other_thread = true;
+  }
+  p.var = var;
+  p.message = message;
+  result_.problems.push_back(std::move(p));
+}
+
+}  // namespace banksim::rt::detail
