@@ -4,6 +4,7 @@
 #       SUBMISSIONS=DIR  grade a class: one sub-folder per student (JOBS=N in parallel)
 #       EXERCISE=NN      only one exercise;  MODE=cpu|gpu|auto;  VERBOSE=1 compiler output and
 #                        bank diagrams;  FORMAT=gradescope,prairielearn,junit
+#       NO_SANDBOX=1     run student code without the bubblewrap sandbox (your own code only)
 #   make skeletons       regenerate exercises/ from solutions/ (instructors)
 #   make docs            the course site with Doxygen: build/docs/html/index.html
 #       EDITION=instructor   with solutions and grading specs: build/docs-instructor/html
@@ -41,6 +42,7 @@ GRADE_ARGS = $(if $(SUBMISSION),--submission $(SUBMISSION)) \
              $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS)) \
              $(if $(EXERCISE),--exercise $(EXERCISE)) $(if $(MODE),--mode $(MODE)) \
              $(if $(VERBOSE),--verbose) $(if $(FORMAT),--format $(FORMAT)) \
+             $(if $(NO_SANDBOX),--no-sandbox) \
              --jobs $(JOBS) --out $(BUILD_DIR)/grade
 
 grade: deps-grade $(BUILD_DIR)/build.ninja

@@ -5,12 +5,12 @@
 // its buffers are restored and the L2 flushed, timed with CUDA events (manual time); counters
 // give GB/s, TFLOP/s or TB/s.
 #include <benchmark/benchmark.h>
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <memory>
 #include <string>
 
+#include "ceilings.cuh"
 #include "harness.cuh"
 #include "registry_jobs.cuh"
 
@@ -40,52 +40,26 @@ void run_case(benchmark::State& state, const Case& c, const void* kernel, Checke
   state.counters[unit] = benchmark::Counter(work, benchmark::Counter::kIsRate);
 }
 
-/// The ceilings, timed the same way: a 256 MiB device-to-device copy (bytes read + written) and
-/// cuBLAS SGEMM C = A B^T at 4096^3 in pedantic fp32 (no TF32).
-void BM_ceiling_memcpy(benchmark::State& state) {
-  const size_t bytes = size_t{256} << 20;
-  DeviceBuffer src(bytes), dst(bytes);
-  fill_uniform<float>(src, 1);
-  for (auto _ : state) {
-    state.SetIterationTime(time_once_ms([&] {
-                             COURSE_CHECK_CUDA(cudaMemcpyAsync(dst.data(), src.data(), bytes,
-                                                               cudaMemcpyDeviceToDevice));
-                           }) /
-                           1e3);
-  }
-  state.counters["bytes/s"] = benchmark::Counter(
-      2.0 * bytes * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
-}
-
-void BM_ceiling_sgemm(benchmark::State& state) {
-  const int n = 4096;
-  DeviceBuffer a(size_t{4} * n * n), b(size_t{4} * n * n), c(size_t{4} * n * n);
-  fill_uniform<float>(a, 2);
-  fill_uniform<float>(b, 3);
-  cublasHandle_t h;
-  cublasCreate(&h);
-  cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
-  const float one = 1.0f, zero = 0.0f;
-  for (auto _ : state) {
-    state.SetIterationTime(time_once_ms([&] {
-                             cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, n, &one, b.as<float>(),
-                                         n, a.as<float>(), n, &zero, c.as<float>(), n);
-                           }) /
-                           1e3);
-  }
-  cublasDestroy(h);
-  state.counters["FLOP/s"] = benchmark::Counter(
-      2.0 * n * n * n * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+/// The ceilings (gpu/ceilings.cuh), timed the same way as the kernels.
+template <typename Ceiling>
+void BM_ceiling(benchmark::State& state, const char* counter, double work) {
+  const Ceiling ceiling;
+  ceiling();  // warm-up
+  for (auto _ : state) state.SetIterationTime(time_once_ms([&] { ceiling(); }) / 1e3);
+  state.counters[counter] = benchmark::Counter(work * static_cast<double>(state.iterations()),
+                                               benchmark::Counter::kIsRate);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::RegisterBenchmark("ceiling/cudaMemcpy D2D", BM_ceiling_memcpy)
+  benchmark::RegisterBenchmark("ceiling/cudaMemcpy D2D", BM_ceiling<CopyCeiling>, "bytes/s",
+                               CopyCeiling::bytes())
       ->UseManualTime()
       ->Unit(benchmark::kMicrosecond)
       ->Iterations(20);
-  benchmark::RegisterBenchmark("ceiling/cublasSgemm 4096", BM_ceiling_sgemm)
+  benchmark::RegisterBenchmark("ceiling/cublasSgemm 4096", BM_ceiling<SgemmCeiling>, "FLOP/s",
+                               SgemmCeiling::flops())
       ->UseManualTime()
       ->Unit(benchmark::kMicrosecond)
       ->Iterations(20);

@@ -6,13 +6,13 @@
 // a bare GPU machine, by scripts/gpu-measure.sh:
 //   ./course_bench [--json FILE]   time everything (warm-up, L2 flushed, fresh inputs, median 15)
 //   ./course_bench --profile       every kernel once at its small size (for ncu, compute-sanitizer)
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <cstdio>
 #include <cstring>
 #include <string>
 
+#include "ceilings.cuh"
 #include "harness.cuh"
 #include "registry_jobs.cuh"
 
@@ -32,28 +32,10 @@ Ceilings measure_ceilings() {
   COURSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   COURSE_CHECK_CUDA(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
   c.smem_tbs = sms * 128.0 * clock_khz * 1e3 / 1e12;
-  const size_t bytes = size_t{256} << 20;
-  DeviceBuffer src(bytes), dst(bytes);
-  fill_uniform<float>(src, 1);
-  const double copy_ms = median_ms([&] {
-    COURSE_CHECK_CUDA(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice));
-  });
-  c.memcpy_gbs = 2.0 * bytes / copy_ms / 1e6;
-  const int n = 4096;
-  DeviceBuffer a(size_t{4} * n * n), b(size_t{4} * n * n), out(size_t{4} * n * n);
-  fill_uniform<float>(a, 2);
-  fill_uniform<float>(b, 3);
-  cublasHandle_t h;
-  cublasCreate(&h);
-  cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
-  const float one = 1.0f, zero = 0.0f;
-  // Row-major C = A * B^T is column-major C^T = B * A^T: op(B) = T, op(A) = N.
-  const double ms = median_ms([&] {
-    cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, n, &one, b.as<float>(), n, a.as<float>(), n,
-                &zero, out.as<float>(), n);
-  });
-  c.sgemm_tflops = 2.0 * n * n * n / ms / 1e9;
-  cublasDestroy(h);
+  const CopyCeiling copy;
+  c.memcpy_gbs = CopyCeiling::bytes() / median_ms([&] { copy(); }) / 1e6;
+  const SgemmCeiling sgemm;
+  c.sgemm_tflops = SgemmCeiling::flops() / median_ms([&] { sgemm(); }) / 1e9;
   return c;
 }
 

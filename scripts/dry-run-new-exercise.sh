@@ -56,7 +56,6 @@ __global__ void transpose09_naive(float* out, const float* in, int n) {
   }
 }
 CU
-printf '| [09 — Dry run](lessons/09-dry-run/README.md) | a throw-away exercise |\n' >>README.md
 
 # Step 2: the solution.
 cat > solutions/09-dry-run/transpose09.cu <<'CU'
@@ -93,6 +92,7 @@ ExerciseSpec ex09() {  // dry run of CONTRIBUTING.md
   e.id = "09";
   e.slug = "09-dry-run";
   e.title = "Dry run";
+  e.summary = "a throw-away exercise";
   e.file = "transpose09.cu";
   e.kernel = "transpose09";
   e.baseline = {"lessons/09-dry-run/scale_naive.cu", "transpose09_naive"};
@@ -111,12 +111,12 @@ s = s.replace("ex05(), ex06(), ex07(), ex08()};", "ex05(), ex06(), ex07(), ex08(
 open(p, "w").write(s)
 PY
 
-# Build, step 4 (the skeleton), check, grade.
+# Build, step 4 (the skeleton, and README's course table, both generated), check, grade.
 cmake -S . -B build -G Ninja -DCOURSE_BUILD_TESTS=OFF -DCOURSE_BUILD_BENCH=OFF >/dev/null
 cmake --build build -j "$(nproc)" --target grade grade_worker course-registry >/dev/null
 build/bin/grade skeletons
 build/bin/course-registry check .
-build/bin/grade --mode cpu --submission solutions --exercise 09 --out build/g-sol | tail -4
-build/bin/grade --mode cpu --submission exercises --exercise 09 --out build/g-skel | tail -4
+build/bin/grade --mode cpu --submission solutions --exercise 09 --out build/g-sol | grep -E "^09|^total"
+build/bin/grade --mode cpu --submission exercises --exercise 09 --out build/g-skel | grep -E "^09"
 echo "== files the new exercise touched"
 git status --porcelain --untracked-files=all

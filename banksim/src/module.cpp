@@ -223,7 +223,11 @@ struct Module::Impl {
     }
     std::string input;
     for (std::uint64_t pc : todo) input += fmt::format("0x{:x}\n", pc - load_base - 1);
-    const fs::path in_file = so_path + ".pcs." + std::to_string(getpid());
+    // In the temporary folder, not beside the module: the cache may be read-only (the grader
+    // mounts it so where student code runs).
+    const fs::path in_file =
+        fs::temp_directory_path() / ("banksim-" + std::to_string(getpid()) + "-" +
+                                     fs::path(so_path).filename().string() + ".pcs");
     std::ofstream(in_file) << input;
     const auto [status, out] =
         run_command(symbolizer + " --functions=none --inlining --obj=" + shell_quote(so_path) +
@@ -419,6 +423,7 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     fs::rename(tmp_so, so);
   }
   impl->so_path = so.string();
+  if (!options.load) return Module(std::move(impl));
   impl->handle = dlopen(impl->so_path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (impl->handle == nullptr) {
     throw CompileError(std::string("cannot load the compiled kernel: ") + dlerror() +

@@ -3,6 +3,7 @@
 #include "grader/backend.hpp"
 
 #include "backend_internal.hpp"
+#include "grader/sandbox.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -12,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -146,8 +149,65 @@ void run_child(std::vector<std::string> argv, const fs::path& dir, const Limits&
 
 }  // namespace internal
 
+namespace internal {
+
+void run_worker(std::vector<std::string> argv, SandboxSpec spec, bool sandboxed,
+                const WorkerJob& job, WorkerOutcome& out) {
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) != 0) {
+    out.started = false;
+    out.output_tail = "grader: cannot create the report pipe";
+    return;
+  }
+  for (auto& a : argv) {
+    if (a == "{report_fd}") a = std::to_string(p[1]);
+  }
+  spec.pass_fds = {p[1]};
+  // The report: at most every buffer's bytes plus 64 MiB of JSON; the rest is read and dropped.
+  std::size_t cap = std::size_t{64} << 20;
+  for (const auto& run : job.request.runs) {
+    for (std::size_t b : run.buffer_bytes) cap += b;
+  }
+  std::string stream;
+  std::thread reader([&stream, cap, fd = p[0]] {
+    char buf[1 << 16];
+    for (;;) {
+      const ssize_t n = read(fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      if (stream.size() < cap) stream.append(buf, static_cast<std::size_t>(n));
+    }
+  });
+  SandboxResult r;
+  try {
+    r = sandboxed ? run_sandboxed(argv, spec) : run_unsandboxed(argv, spec);
+  } catch (const std::exception& e) {
+    r.exit_status = 127;
+    r.error = e.what();
+  }
+  close(p[1]);  // the worker and everything it started are gone: the reader sees the end
+  reader.join();
+  close(p[0]);
+  out.report = protocol::decode(stream, job.request);
+  out.started = r.error.empty();
+  out.timed_out = r.timed_out;
+  out.exit_status = r.exit_status;
+  out.seconds = r.seconds;
+  std::string text = r.stdout_text + r.stderr_text;
+  if (!r.error.empty()) text += "\ngrader: the worker could not be started: " + r.error + "\n";
+  out.output_tail = text.size() > 4000 ? text.substr(text.size() - 4000) : text;
+}
+
+}  // namespace internal
+
 namespace {
 using namespace internal;
+
+/// A host uid for each sandboxed run, so that concurrent runs do not share RLIMIT_NPROC.
+unsigned next_sandbox_uid() {
+  static std::atomic<unsigned> n{0};
+  return 61000 + n++ % 64;
+}
 
 class CpuBackend : public Backend {
  public:
@@ -161,14 +221,51 @@ class CpuBackend : public Backend {
            "timing)";
   }
   json facts() const override { return {{"mode", "cpu"}, {"gpu", nullptr}}; }
+  CpuBackend(bool sandboxed, fs::path cache) : sandboxed_(sandboxed), cache_(std::move(cache)) {}
+
+  /// Compiles in one sandboxed step that may write only the compile cache (nothing of the
+  /// student's file runs there), then runs in a second that sees the cache read-only and may
+  /// write only its own folder. Host exercises (a .so the worker builds and calls): one step.
   WorkerOutcome run(const WorkerJob& job, const fs::path& dir,
                     const Limits& limits) const override {
     WorkerOutcome out;
     write_inputs(job, dir);
-    run_child({(self_dir() / "grade_worker").string(), dir.string(), "--report-fd", "{report_fd}"},
-              dir, limits, out, "output.log", &job);
-    return out;
+    const std::string worker = (self_dir() / "grade_worker").string();
+    SandboxSpec spec;
+    spec.ro_paths = {self_dir(), self_dir().parent_path() / "lib",
+                     course_root() / "gpu" / "include", course_root() / "banksim" / "include",
+                     fs::absolute(job.request.file).parent_path()};
+    spec.ro_paths.erase(std::remove_if(spec.ro_paths.begin(), spec.ro_paths.end(),
+                                       [](const fs::path& p) { return !fs::exists(p); }),
+                        spec.ro_paths.end());
+    spec.cpu_seconds = limits.seconds;
+    spec.wall_seconds = limits.seconds;
+    spec.memory_bytes = limits.memory_bytes;
+    if (job.request.kind == "kernel") {
+      fs::create_directories(cache_);
+      SandboxSpec build = spec;
+      build.ro_paths.push_back(dir);
+      build.rw_dir = cache_;
+      build.sandbox_uid = 65534;
+      run_worker({worker, dir.string(), "--report-fd", "{report_fd}", "--cache", cache_.string(),
+                  "--compile-only"},
+                 build, sandboxed_, job, out);
+      if (!out.report.compile.ok) return out;
+      spec.ro_paths.push_back(cache_);
+    }
+    spec.rw_dir = dir;
+    spec.sandbox_uid = next_sandbox_uid();
+    WorkerOutcome ran;
+    std::vector<std::string> argv = {worker, dir.string(), "--report-fd", "{report_fd}"};
+    if (job.request.kind == "kernel") argv.insert(argv.end(), {"--cache", cache_.string()});
+    run_worker(argv, spec, sandboxed_, job, ran);
+    ran.seconds += out.seconds;
+    return ran;
   }
+
+ private:
+  bool sandboxed_;
+  fs::path cache_;
 };
 
 }  // namespace
@@ -178,13 +275,18 @@ fs::path course_root() {
   return COURSE_SOURCE_DIR;
 }
 
-std::unique_ptr<Backend> make_cpu_backend() {
-  return std::make_unique<CpuBackend>();
+std::unique_ptr<Backend> make_cpu_backend(const BackendOptions& options) {
+  return std::make_unique<CpuBackend>(options.sandbox, options.cache_dir);
 }
 
-std::unique_ptr<Backend> make_backend(const std::string& mode, std::string* why) {
+std::unique_ptr<Backend> make_backend(const std::string& mode, const BackendOptions& options,
+                                      std::string* why) {
+  if (options.sandbox && !sandbox_available(why)) {
+    *why = "no sandbox for student code: " + *why;
+    return nullptr;
+  }
   const bool gpu_present = std::system("nvidia-smi -L >/dev/null 2>&1") == 0;
-  if (mode == "cpu" || (mode == "auto" && !gpu_present)) return std::make_unique<CpuBackend>();
+  if (mode == "cpu" || (mode == "auto" && !gpu_present)) return make_cpu_backend(options);
   if (mode == "gpu" || mode == "auto") {
     if (!gpu_present) {
       *why =
@@ -195,7 +297,7 @@ std::unique_ptr<Backend> make_backend(const std::string& mode, std::string* why)
     auto gpu = make_gpu_backend(why);
     if (!gpu && mode == "auto") {
       std::fprintf(stderr, "grade: %s\ngrade: using the CPU model instead\n", why->c_str());
-      return std::make_unique<CpuBackend>();
+      return make_cpu_backend(options);
     }
     return gpu;
   }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "grader/backend.hpp"
+#include "grader/sandbox.hpp"
 
 namespace grader::internal {
 
@@ -23,5 +24,10 @@ void write_inputs(const WorkerJob& job, const std::filesystem::path& dir);
 void run_child(std::vector<std::string> argv, const std::filesystem::path& dir,
                const Limits& limits, WorkerOutcome& out, const std::string& log_name,
                const WorkerJob* report = nullptr);
+
+/// Runs a worker (argv; "{report_fd}" becomes the report pipe's fd) under `spec`, in the sandbox
+/// or not, reading the report pipe while it runs; fills every field of `out`.
+void run_worker(std::vector<std::string> argv, SandboxSpec spec, bool sandboxed,
+                const WorkerJob& job, WorkerOutcome& out);
 
 }  // namespace grader::internal

@@ -433,11 +433,18 @@ std::string child_message(const WorkerOutcome& w) {
   std::string line;
   std::string todo;
   std::string banksim;
+  std::string last;
   while (std::getline(in, line)) {
     if (line.find("is not done yet") != std::string::npos) todo = line;
     if (line.rfind("banksim: ", 0) == 0) banksim = line.substr(9);
+    if (line.find_first_not_of(" \t") != std::string::npos) last = line;
   }
-  return !todo.empty() ? todo : banksim;
+  if (!todo.empty()) return todo;
+  if (!banksim.empty()) return banksim;
+  // Otherwise the last line the process printed, cut to a readable length.
+  return w.exit_status != 0 && last.size() > 200 ? last.substr(0, 197) + "..."
+         : w.exit_status != 0                    ? last
+                                                 : "";
 }
 
 const protocol::RunReport& Evidence::run(std::size_t k) const {

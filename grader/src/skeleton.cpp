@@ -92,6 +92,39 @@ std::vector<std::string> sync_skeletons(const fs::path& root, bool write) {
                        ": run `make skeletons` after editing " + sol.string());
     }
   }
+  // README's course table: one row per exercise, the lesson's title from its first heading.
+  std::string table = "| lesson | exercise (`make grade EXERCISE=NN`) |\n|---|---|\n";
+  for (const ExerciseSpec& e : exercises()) {
+    std::ifstream lesson(root / "lessons" / e.slug / "README.md");
+    std::string heading;
+    std::getline(lesson, heading);
+    heading = heading.substr(heading.find_first_not_of("# "));
+    heading = heading.substr(0, heading.find(" {#"));
+    table += "| [" + heading + "](lessons/" + e.slug + "/README.md) | " + e.summary + " |\n";
+  }
+  const fs::path readme = root / "README.md";
+  std::ifstream rin(readme);
+  std::ostringstream all;
+  all << rin.rdbuf();
+  std::string text = all.str();
+  const std::string begin = "<!-- course-table: generated";
+  const std::string end = "<!-- course-table: end -->";
+  const auto b = text.find(begin);
+  const auto e = text.find(end);
+  if (b == std::string::npos || e == std::string::npos || e < b) {
+    report.push_back(readme.string() + ": the course-table markers are missing");
+    return report;
+  }
+  const auto body = text.find('\n', b) + 1;
+  if (text.compare(body, e - body, table) != 0) {
+    if (write) {
+      text.replace(body, e - body, table);
+      std::ofstream(readme) << text;
+      report.push_back("wrote the course table of " + readme.string());
+    } else {
+      report.push_back(readme.string() + ": the course table is out of date: run `make skeletons`");
+    }
+  }
   return report;
 }
 

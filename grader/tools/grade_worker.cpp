@@ -1,10 +1,12 @@
 // grade_worker - the CPU backend's child process: compiles one student (or baseline) file and
 // runs it under banksim, as DIR/request.json asks (grader/protocol.hpp), and reports through the
 // pipe the grader opened:  grade_worker DIR --report-fd N
-// Inputs come from DIR/runK_bufJ.in (and host_cases.in); everything the grader trusts goes back
-// as protocol frames on fd N: the compile result, each run's report (sites, problems) and its
-// buffers after the run, host results. It never judges: the grader compares outputs with its own
-// reference. Student code runs in this process, so a crash, hang or exit() ends only it;
+// With --compile-only it only compiles into the cache (--cache DIR) and reports that: nothing of
+// the student's file runs, so the grader can let this step write the cache it then mounts
+// read-only. Inputs come from DIR/runK_bufJ.in (and host_cases.in); everything the grader trusts
+// goes back as protocol frames on fd N: the compile result, each run's report (sites, problems) and
+// its buffers after the run, host results. It never judges: the grader compares outputs with its
+// own reference. Student code runs in this process, so a crash, hang or exit() ends only it;
 // banksim's emergency handler still reports the run in progress.
 #include <dlfcn.h>
 #include <fmt/format.h>
@@ -31,6 +33,8 @@ extern char** environ;
 namespace {
 
 fs::path g_dir;
+fs::path g_cache;             // --cache: banksim's compile cache
+bool g_compile_only = false;  // --compile-only: build into the cache, run nothing
 int g_fd = -1;
 int g_run = -1;
 const banksim::Module* g_module = nullptr;
@@ -88,6 +92,8 @@ proto::RunReport to_report(const banksim::LaunchReport& l) {
 int run_kernels(const proto::Request& req) {
   banksim::CompileOptions options;
   options.kernels = {req.kernel};
+  options.cache_dir = g_cache;
+  options.load = !g_compile_only;
   for (const auto& inc : req.include_dirs) options.extra_flags.push_back("-I" + inc);
   std::optional<banksim::Module> module;
   try {
@@ -100,6 +106,7 @@ int run_kernels(const proto::Request& req) {
     return 0;
   }
   proto::send_compile(g_fd, true, "", "");
+  if (g_compile_only) return 0;
   g_module = &*module;
   for (std::size_t k = 0; k < req.runs.size(); ++k) {
     g_run = static_cast<int>(k);
@@ -217,12 +224,18 @@ int run_host(const proto::Request& req) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4 || std::string(argv[2]) != "--report-fd") {
-    std::cerr << "usage: grade_worker DIR --report-fd N   (run by the grader, not by hand)\n";
+  const std::vector<std::string> a(argv + 1, argv + argc);
+  if (a.size() < 3 || a[1] != "--report-fd") {
+    std::cerr << "usage: grade_worker DIR --report-fd N [--cache DIR] [--compile-only]   (run by "
+                 "the grader, not by hand)\n";
     return 2;
   }
-  g_dir = argv[1];
-  g_fd = std::atoi(argv[3]);
+  g_dir = a[0];
+  g_fd = std::atoi(a[2].c_str());
+  for (std::size_t i = 3; i < a.size(); ++i) {
+    if (a[i] == "--cache" && i + 1 < a.size()) g_cache = a[++i];
+    if (a[i] == "--compile-only") g_compile_only = true;
+  }
   banksim::rt::set_emergency_handler(emergency);
   try {
     const proto::Request req =

@@ -146,6 +146,7 @@ Workload gemm_abt() {
 ExerciseSpec ex01() {  // host C++, graded against the bank model on random requests
   ExerciseSpec e;
   e.id = "01";
+  e.summary = "the wavefronts of a 4-byte request, in host C++";
   e.slug = "01-banks-and-words";
   e.title = "Banks and words: the wavefronts of a 4-byte request";
   e.kind = ExerciseSpec::Kind::kHost;
@@ -159,6 +160,7 @@ ExerciseSpec ex01() {  // host C++, graded against the bank model on random requ
 ExerciseSpec ex02() {  // the solution makes 16.5x fewer wavefronts than the baseline at n = 256
   ExerciseSpec e;
   e.id = "02";
+  e.summary = "a conflict-free column read of a 32x32 tile";
   e.slug = "02-column-read";
   e.title = "The column read: transpose an n x 32 matrix through a tile";
   e.file = "transpose_rows.cu";
@@ -195,6 +197,7 @@ ExerciseSpec ex02() {  // the solution makes 16.5x fewer wavefronts than the bas
 ExerciseSpec ex03() {  // the solution makes 2.0x fewer wavefronts than the interleaved baseline
   ExerciseSpec e;
   e.id = "03";
+  e.summary = "complex numbers without 2-way conflicts";
   e.slug = "03-strides";
   e.title = "Strides: complex neighbour differences without 2-way conflicts";
   e.file = "complex_diff.cu";
@@ -240,6 +243,7 @@ ExerciseSpec ex03() {  // the solution makes 2.0x fewer wavefronts than the inte
 ExerciseSpec ex04() {  // the solution makes 16.5x fewer wavefronts than tile[32][32]
   ExerciseSpec e;
   e.id = "04";
+  e.summary = "the tiled matrix transpose";
   e.slug = "04-padding-transpose";
   e.title = "The padding fix: tiled matrix transpose";
   e.file = "transpose.cu";
@@ -279,6 +283,7 @@ ExerciseSpec ex04() {  // the solution makes 16.5x fewer wavefronts than tile[32
 ExerciseSpec ex05() {  // the solution makes 16.0x fewer wavefronts than the unpadded B tile
   ExerciseSpec e;
   e.id = "05";
+  e.summary = "C = A B^T through shared memory";
   e.slug = "05-gemm-tile";
   e.title = "GEMM tiles: C = A * B^T through shared memory";
   e.file = "gemm_abt.cu";
@@ -304,6 +309,7 @@ ExerciseSpec ex05() {  // the solution makes 16.0x fewer wavefronts than the unp
 ExerciseSpec ex06() {  // the solution makes 4.5x fewer wavefronts than the unswizzled tile
   ExerciseSpec e;
   e.id = "06";
+  e.summary = "a float4 transpose with a swizzled tile";
   e.slug = "06-xor-swizzle";
   e.title = "XOR swizzle: transpose a float4 matrix with 16-byte accesses";
   e.file = "transpose_float4.cu";
@@ -324,6 +330,7 @@ ExerciseSpec ex06() {  // the solution makes 4.5x fewer wavefronts than the unsw
 ExerciseSpec ex07() {  // the solution makes 8.5x fewer wavefronts than double tile[32][32]
   ExerciseSpec e;
   e.id = "07";
+  e.summary = "a double-precision transpose";
   e.slug = "07-wide-accesses";
   e.title = "Wide accesses: transpose a matrix of doubles";
   e.file = "transpose_double.cu";
@@ -342,6 +349,7 @@ ExerciseSpec ex07() {  // the solution makes 8.5x fewer wavefronts than double t
 ExerciseSpec ex08() {  // stretch: the solution makes 1.08x fewer wavefronts (only stores conflict)
   ExerciseSpec e;
   e.id = "08";
+  e.summary = "a GEMM at 78% of cuBLAS with conflict-free 16-byte accesses";
   e.slug = "08-gemm-register-blocked";
   e.title = "Stretch: a register-blocked GEMM with 16-byte shared accesses";
   e.file = "gemm_fast.cu";

@@ -61,8 +61,8 @@ std::vector<std::string> check_registry(const fs::path& root) {
     const fs::path lesson = root / "lessons" / e.slug / "README.md";
     need(fs::exists(lesson), who + ": step 1: lessons/" + e.slug + "/README.md is missing");
     need(readme.find("lessons/" + e.slug + "/README.md") != std::string::npos,
-         who + ": step 1: README.md's course table has no row linking lessons/" + e.slug +
-             "/README.md");
+         who + ": step 4: README.md's course table has no row linking lessons/" + e.slug +
+             "/README.md: run `make skeletons`");
     // 2. the solution, with its markers
     const fs::path solution = root / "solutions" / e.slug / e.file;
     if (!fs::exists(solution)) {

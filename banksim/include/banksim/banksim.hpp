@@ -56,6 +56,10 @@ struct CompileOptions {
   std::filesystem::path cache_dir;
   /// Extra compiler flags (-D..., -I...).
   std::vector<std::string> extra_flags;
+  /// false: only compile into the cache (nothing of the file runs: no static constructors);
+  /// the Module can then not launch. The grader compiles this way in one sandboxed step and
+  /// loads from a read-only cache in the next.
+  bool load = true;
 };
 
 /// Device memory for a launch: zero-filled, with guard zones so that kernel accesses past its

@@ -80,12 +80,24 @@ class Backend {
                             const Limits& limits) const = 0;
 };
 
-/// "cpu", "gpu" or "auto" (GPU when one is usable, else CPU). On failure returns nullptr and
-/// says why in `why` (e.g. "MODE=gpu: no NVIDIA GPU found (nvidia-smi -L failed)").
-std::unique_ptr<Backend> make_backend(const std::string& mode, std::string* why);
+/// How backends run workers.
+struct BackendOptions {
+  /// Every worker in a bubblewrap sandbox (grader/sandbox.hpp). false only for an instructor's
+  /// explicit --no-sandbox on trusted code.
+  bool sandbox = true;
+  /// The compile cache: written only by compile steps (where no student code runs), mounted
+  /// read-only where student code runs. Must lie outside every submission.
+  std::filesystem::path cache_dir;
+};
 
-/// The CPU backend (banksim in a child process).
-std::unique_ptr<Backend> make_cpu_backend();
+/// "cpu", "gpu" or "auto" (GPU when one is usable, else CPU). On failure returns nullptr and
+/// says why in `why` (e.g. "MODE=gpu: no NVIDIA GPU found (nvidia-smi -L failed)", or that the
+/// sandbox is missing and what to install).
+std::unique_ptr<Backend> make_backend(const std::string& mode, const BackendOptions& options,
+                                      std::string* why);
+
+/// The CPU backend (banksim in sandboxed child processes).
+std::unique_ptr<Backend> make_cpu_backend(const BackendOptions& options);
 
 /// The GPU backend (gpu_backend.cpp); nullptr with `why` set when it cannot be used.
 std::unique_ptr<Backend> make_gpu_backend(std::string* why);

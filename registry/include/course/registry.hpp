@@ -120,9 +120,10 @@ struct ExerciseSpec {
     kKernel,  ///< a CUDA kernel, run under banksim or on the GPU
     kHost     ///< a host C++ function (exercise 01), checked against the bank model
   };
-  std::string id;     ///< "04"
-  std::string slug;   ///< "04-padding-transpose": the folder in lessons/, exercises/, solutions/
-  std::string title;  ///< "The padding fix: tiled matrix transpose"
+  std::string id;       ///< "04"
+  std::string slug;     ///< "04-padding-transpose": the folder in lessons/, exercises/, solutions/
+  std::string title;    ///< "The padding fix: tiled matrix transpose"
+  std::string summary;  ///< for README's course table: "the tiled matrix transpose"
   Kind kind = Kind::kKernel;
   std::string file;    ///< the student's file, relative to the exercise folder
   std::string kernel;  ///< kernel (or extern "C" host function) under test

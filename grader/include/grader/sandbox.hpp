@@ -1,0 +1,100 @@
+// grader/sandbox.hpp - run one untrusted program (a student's build or test) in a bubblewrap
+// (`bwrap`) sandbox with resource limits, wall-clock timeout and capped output capture.
+//
+// Use:
+//   std::string why;
+//   if (!grader::sandbox_available(&why)) { /* print `why`; stop, or honour --no-sandbox */ }
+//   grader::SandboxSpec spec;
+//   spec.ro_paths = {"/usr/local/cuda", submission_dir};
+//   spec.rw_dir = work_dir;                              // must exist; the only writable folder
+//   spec.dev_nodes = {"/dev/nvidia0", "/dev/nvidiactl", "/dev/nvidia-uvm"};
+//   spec.memory_bytes = 0;                               // CUDA needs a huge address space
+//   grader::SandboxResult r = grader::run_sandboxed({"/usr/bin/make", "-C", work_dir}, spec);
+//
+// Inside: no network, its own pid/ipc/uts/user/mount namespaces, no capabilities, uid/gid 65534,
+// a read-only /usr (+ /bin, /lib... and a few /etc files for the loader), ro_paths, rw_dir, a
+// private /tmp, a minimal read-only /dev with the listed device nodes. Nothing started inside
+// outlives the call. Everything rw_dir contains afterwards was written by hostile code: read it
+// without following symlinks (O_NOFOLLOW) and treat sizes and contents as untrusted.
+//
+// When the grader runs as root, the sandbox runs as host uid `SandboxSpec::sandbox_uid` (so that
+// RLIMIT_NPROC counts only its processes): rw_dir is chowned to that uid, and ro_paths, argv[0]
+// and their parent folders must be readable by it (world-readable, o+rx).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace grader {
+
+/// What the sandboxed program may see and use. Limits apply to every process it starts.
+struct SandboxSpec {
+  /// Host paths bound read-only at the same path inside (must exist).
+  std::vector<std::filesystem::path> ro_paths;
+  /// The one writable folder, bound at the same path inside and used as the working directory
+  /// and $HOME. Must exist. Empty: none (the working directory is then the private /tmp).
+  std::filesystem::path rw_dir;
+  /// Device nodes (e.g. /dev/nvidia0, /dev/nvidiactl, /dev/nvidia-uvm) bound with --dev-bind if
+  /// they exist on the host; missing ones are skipped.
+  std::vector<std::string> dev_nodes;
+  /// RLIMIT_CPU: CPU seconds per process (rounded up); SIGXCPU then SIGKILL one second later.
+  double cpu_seconds = 60;
+  /// RLIMIT_AS: address space per process; 0 = no limit (needed for CUDA programs).
+  std::size_t memory_bytes = 8ull << 30;
+  /// RLIMIT_FSIZE: largest file a process may write (SIGXFSZ past it); also the size of the
+  /// in-memory /tmp and /dev/shm of the sandbox. 0 = no limit.
+  std::size_t file_bytes = 1ull << 30;
+  /// RLIMIT_NOFILE: open file descriptors per process.
+  int open_files = 256;
+  /// RLIMIT_NPROC: processes and threads of the sandbox at once, its two bwrap helper processes
+  /// included. Exact when the grader runs as root (see sandbox_uid); otherwise approximate.
+  int processes = 64;
+  /// Cap for stdout and for stderr, each; the rest is read and discarded, and a visible note
+  /// "[... output cut at 1 MiB by the grader]" is appended to the kept part.
+  std::size_t output_cap = 1 << 20;
+  /// Wall-clock limit; when it passes, everything in the sandbox is killed.
+  double wall_seconds = 120;
+  /// File descriptors opened by the caller that the program keeps, at the same numbers (>= 3),
+  /// e.g. the write end of a report pipe. All other descriptors are closed in the child.
+  std::vector<int> pass_fds;
+  /// Host uid and gid the sandbox runs as when the grader is root (ignored otherwise).
+  /// RLIMIT_NPROC counts every process of this uid on the host: sandboxes that run at the same
+  /// time should each get a uid that nothing else uses.
+  unsigned sandbox_uid = 65534;
+};
+
+/// What came out of one run.
+struct SandboxResult {
+  /// Exit code, or 128 + signal number when killed by a signal (e.g. 137 = SIGKILL, 152 =
+  /// SIGXCPU); 127 when the program could not be started.
+  int exit_status = 0;
+  /// True when wall_seconds passed and the run was killed.
+  bool timed_out = false;
+  /// Captured output, raw bytes (not necessarily UTF-8), at most output_cap plus the note each.
+  std::string stdout_text, stderr_text;
+  /// True when the matching stream was cut at output_cap.
+  bool stdout_cut = false, stderr_cut = false;
+  /// Wall-clock duration of the run.
+  double seconds = 0;
+  /// Empty when the program was started; otherwise why it was not (bwrap missing, sandbox
+  /// setup failed, exec failed); bwrap's own message is then in stderr_text.
+  std::string error;
+};
+
+/// True when bubblewrap is installed and a trial sandbox runs /bin/true. Otherwise false, and
+/// *why (if not null) says what is missing and what to install or change.
+bool sandbox_available(std::string* why);
+
+/// Runs argv (argv[0]: an absolute path visible inside, never a shell string) in a bwrap
+/// sandbox per spec and waits for it. Throws std::invalid_argument for an empty argv, a
+/// relative argv[0], a pass_fd that is not open or < 3, or a missing ro_path or rw_dir.
+SandboxResult run_sandboxed(const std::vector<std::string>& argv, const SandboxSpec& spec);
+
+/// Like run_sandboxed, with the same limits, caps, timeout and descriptor handling, but without
+/// bwrap and as the grader's own user: for an instructor's explicit --no-sandbox on trusted
+/// code. Processes that leave the program's session may outlive the run.
+SandboxResult run_unsandboxed(const std::vector<std::string>& argv, const SandboxSpec& spec);
+
+}  // namespace grader
