@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <random>
 #include <regex>
 #include <sstream>
 
@@ -285,6 +286,10 @@ Module& Module::operator=(Module&&) noexcept = default;
 const std::vector<KernelDecl>& Module::declared_kernels() const {
   return impl_->declared;
 }
+fs::path Module::shared_object() const {
+  return impl_->so_path;
+}
+
 const fs::path& Module::file() const {
   return impl_->file;
 }
@@ -402,10 +407,13 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
                              "' was not found: apt-get install clang (or set BANKSIM_CLANG)",
                          "");
     }
-    const fs::path tu_path =
-        cache / (cu_file.stem().string() + "-" + key + "." + std::to_string(getpid()) + ".cpp");
+    // A random suffix, not the pid: processes in different pid namespaces (the grader's
+    // sandboxes) share the cache and can have the same pid.
+    const std::string unique = fmt::format("{:08x}{:08x}", std::random_device{}(),
+                                           std::random_device{}());
+    const fs::path tu_path = cache / (cu_file.stem().string() + "-" + key + "." + unique + ".cpp");
     std::ofstream(tu_path) << tu;
-    const fs::path tmp_so = so.string() + "." + std::to_string(getpid()) + ".tmp";
+    const fs::path tmp_so = so.string() + "." + unique + ".tmp";
     std::string cmd = shell_quote(clang);
     for (const auto& f : flags) cmd += " " + shell_quote(f);
     cmd += " " + shell_quote(tu_path.string()) + " -o " + shell_quote(tmp_so.string());

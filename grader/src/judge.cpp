@@ -7,9 +7,11 @@
 
 #include <chrono>
 #include <cstring>
+#include <fstream>
 #include <random>
 
 #include "gates_internal.hpp"
+#include "grader/policy.hpp"
 
 namespace grader {
 namespace fs = std::filesystem;
@@ -151,6 +153,32 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
   }
 }
 
+/// Why the submission's file is refused before anything of it runs, or "": a link that leaves the
+/// submission, a file that is too large or not a regular file, or a policy violation (by line).
+std::string screen(const fs::path& file, const fs::path& submission) {
+  std::error_code ec;
+  const fs::path real = fs::weakly_canonical(file, ec);
+  const fs::path root = fs::weakly_canonical(submission, ec);
+  if (ec) return file.string() + " cannot be resolved (" + ec.message() + ")";
+  const auto rel = real.lexically_relative(root);
+  if (rel.empty() || *rel.begin() == "..") {
+    return file.string() +
+           " is a symbolic link that leaves your submission: submit the file itself";
+  }
+  if (!fs::is_regular_file(real, ec)) return file.string() + " is not a regular file";
+  constexpr std::uintmax_t kMaxBytes = 1 << 20;
+  if (fs::file_size(real, ec) > kMaxBytes) {
+    return file.string() + " is larger than 1 MiB: submit the exercise's file only";
+  }
+  std::ifstream in(real, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  const auto bad = check_source_policy(text);
+  if (bad.empty()) return "";
+  return fmt::format("{}:{}: policy: {}{}", file.filename().string(), bad.front().line,
+                     bad.front().message,
+                     bad.size() > 1 ? fmt::format(" (+{} more)", bad.size() - 1) : "");
+}
+
 }  // namespace
 
 const char* gate_name(GateId id) {
@@ -229,8 +257,12 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
   result.mode = ev.caps.name;
   result.timed = ev.caps.can_time;
   result.conflicts_summary = result.speedup_summary = "-";
-  const bool present = fs::exists(ev.file);
-  if (present && host) {
+  std::error_code ec;
+  const bool present = fs::exists(fs::symlink_status(ev.file, ec)) && !ec;
+  const std::string refused = present ? screen(ev.file, submission) : "";
+  if (!refused.empty()) {
+    // Nothing of the file runs.
+  } else if (present && host) {
     WorkerJob job = job_for(ev.file, spec.kernel, "host");
     ev.host_cases = host_cases(spec.host_cases, rng);
     job.host_cases = ev.host_cases;
@@ -246,7 +278,10 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
     g.name = gate_name(rule.id);
     g.max_score = gate_points(spec, rule.id);
     Verdict v;
-    if (!present) {
+    if (!refused.empty()) {
+      v = rule.id == GateId::kBuilds ? Verdict::fail(refused)
+                                     : Verdict::skip("needs a file the submission policy accepts");
+    } else if (!present) {
       v = rule.id == GateId::kBuilds
               ? Verdict::fail(
                     fmt::format("{} is missing: copy exercises/{}/{} into your submission",

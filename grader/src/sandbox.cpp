@@ -1,4 +1,4 @@
-// grader/sandbox.cpp - runs untrusted programs under bubblewrap with rlimits, a wall-clock
+// sandbox.cpp - runs untrusted programs under bubblewrap with rlimits, a wall-clock
 // timeout and capped stdout/stderr capture. See grader/sandbox.hpp for the interface.
 //
 // How a sandboxed run works, and what was verified (Debian 12, bubblewrap 0.8.0, kernel 6.18):

@@ -23,6 +23,7 @@
 
 #include "banksim/banksim.hpp"
 #include "banksim/runtime.hpp"
+#include "grader/policy.hpp"
 #include "grader/protocol.hpp"
 
 namespace fs = std::filesystem;
@@ -105,8 +106,19 @@ int run_kernels(const proto::Request& req) {
     proto::send_compile(g_fd, false, e.what(), "");
     return 0;
   }
+  if (g_compile_only) {
+    // Nothing of the file has run yet: inspect the object before anything loads it.
+    const auto bad = grader::check_object_policy(module->shared_object(), false);
+    if (!bad.empty()) {
+      proto::send_compile(
+          g_fd, false, fs::path(req.file).filename().string() + ": policy: " + bad.front().message,
+          "");
+      return 0;
+    }
+    proto::send_compile(g_fd, true, "", "");
+    return 0;
+  }
   proto::send_compile(g_fd, true, "", "");
-  if (g_compile_only) return 0;
   g_module = &*module;
   for (std::size_t k = 0; k < req.runs.size(); ++k) {
     g_run = static_cast<int>(k);
@@ -195,6 +207,13 @@ int run_host(const proto::Request& req) {
       first = output.substr(from, output.find('\n', err) - from);
     }
     proto::send_compile(g_fd, false, first, output);
+    return 0;
+  }
+  const auto bad = grader::check_object_policy(so, true);
+  if (!bad.empty()) {
+    proto::send_compile(g_fd, false,
+                        fs::path(req.file).filename().string() + ": policy: " + bad.front().message,
+                        "");
     return 0;
   }
   void* handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);

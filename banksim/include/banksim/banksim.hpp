@@ -202,6 +202,8 @@ class Module {
                       std::vector<Arg> args) const;
   /// Source file, as given to compile().
   const std::filesystem::path& file() const;
+  /// The compiled shared object (in the cache), e.g. for inspecting it before it is loaded.
+  std::filesystem::path shared_object() const;
   /// Turns raw program counters into source locations (used by emergency reports).
   std::pair<std::string, int> locate(std::uint64_t pc) const;
 

@@ -1,0 +1,31 @@
+// grader/policy.hpp - the submission policy, checked before anything of a student's file runs.
+// A submission may define kernels, device functions, constants and types. It may not contain
+// inline assembly, code that runs outside a kernel (constructors, destructors), sanitizer or
+// tracer attributes, symbols of the tracer's or runtime's namespaces, tests of the compiler's
+// identity, includes outside an allowlist, or calls to anything outside an allowlist (math, CUDA
+// intrinsics, printf). Checked twice: on the source text (named by line, before compiling) and on
+// the compiled object (init/fini arrays and undefined symbols), so that macros cannot hide it.
+// Plain C++17, no dependencies: the sandboxed worker links it too.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace grader {
+
+/// One violation: where, and what to do instead.
+struct PolicyViolation {
+  int line = 0;         ///< 1-based; 0 for the compiled object
+  std::string message;  ///< "inline assembly is not allowed: ..."
+};
+
+/// Checks a source file's text (comments and string literals are ignored).
+std::vector<PolicyViolation> check_source_policy(const std::string& text);
+
+/// Checks a compiled shared object (ELF64): its init/fini arrays hold only the toolchain's own
+/// entries, and every undefined symbol is on the allowlist. `host`: a host exercise's object
+/// (no tracer runtime). An unreadable or malformed object is a violation.
+std::vector<PolicyViolation> check_object_policy(const std::filesystem::path& so, bool host);
+
+}  // namespace grader
