@@ -233,7 +233,7 @@ TEST_CASE("grader: formats, a missing file, and a class with resume", "[grader][
   const fs::path cout_dir = build_dir() / "test-grade" / "class";
   std::ifstream csv(cout_dir / "gradebook.csv");
   const std::string book((std::istreambuf_iterator<char>(csv)), {});
-  CHECK(book == "student,total,max,04-padding-transpose\nalice,100,100,100\nbob,70,100,70\n");
+  CHECK(book == "student,total,max,04-padding-transpose\r\nalice,100,100,100\r\nbob,70,100,70\r\n");
   CHECK(fs::exists(cout_dir / "alice" / "results.json"));
   // Resume: nothing changed, nothing regraded.
   const auto stamp = fs::last_write_time(cout_dir / "alice" / "results.json");

@@ -409,8 +409,8 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     }
     // A random suffix, not the pid: processes in different pid namespaces (the grader's
     // sandboxes) share the cache and can have the same pid.
-    const std::string unique = fmt::format("{:08x}{:08x}", std::random_device{}(),
-                                           std::random_device{}());
+    const std::string unique =
+        fmt::format("{:08x}{:08x}", std::random_device{}(), std::random_device{}());
     const fs::path tu_path = cache / (cu_file.stem().string() + "-" + key + "." + unique + ".cpp");
     std::ofstream(tu_path) << tu;
     const fs::path tmp_so = so.string() + "." + unique + ".tmp";

@@ -1,6 +1,8 @@
 // rewrite.cpp - see banksim/rewrite.hpp.
 #include "banksim/rewrite.hpp"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <cctype>
 #include <regex>
@@ -191,7 +193,23 @@ std::string rewrite_for_host(const std::string& source, const std::string& displ
         {k, close + 3 - k,
          "::banksim::configure(" + config + ").kernel(" + callee + ")" + newlines(k, at - k)});
   }
-  return "#line 1 \"" + display_path + "\"\n" + apply(source, edits);
+  // The file name as a string literal: quotes and backslashes escaped, other bytes as octal
+  // escapes (a student's folder may be called anything).
+  std::string name;
+  for (char c : display_path) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      name += '\\';
+      name += c;
+    } else if (u < 0x20 || u >= 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\%03o", u);
+      name += buf;
+    } else {
+      name += c;
+    }
+  }
+  return "#line 1 \"" + name + "\"\n" + apply(source, edits);
 }
 
 }  // namespace banksim

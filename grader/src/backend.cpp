@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -203,10 +204,35 @@ void run_worker(std::vector<std::string> argv, SandboxSpec spec, bool sandboxed,
 namespace {
 using namespace internal;
 
+constexpr unsigned kFirstSandboxUid = 61000;
+constexpr unsigned kSandboxUids = 64;
+
 /// A host uid for each sandboxed run, so that concurrent runs do not share RLIMIT_NPROC.
 unsigned next_sandbox_uid() {
   static std::atomic<unsigned> n{0};
-  return 61000 + n++ % 64;
+  return kFirstSandboxUid + n++ % kSandboxUids;
+}
+
+/// Kills what a grader stopped with SIGKILL can leave behind: a sandbox's init (its own pid
+/// namespace's pid 1, sleeping) orphaned under a sandbox uid. Only orphans (parent pid 1) are
+/// killed, so sandboxes of other graders running at the same time are left alone; killing the
+/// init ends its whole namespace. Called once when grading starts.
+void sweep_orphaned_sandboxes() {
+  std::error_code ec;
+  for (fs::directory_iterator it("/proc", ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string pid = it->path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream st(it->path() / "status");
+    std::string line;
+    long ppid = -1, uid = -1;
+    while (std::getline(st, line)) {
+      if (line.rfind("PPid:", 0) == 0) ppid = std::atol(line.c_str() + 5);
+      if (line.rfind("Uid:", 0) == 0) uid = std::atol(line.c_str() + 4);
+    }
+    if (ppid == 1 && uid >= kFirstSandboxUid && uid < kFirstSandboxUid + kSandboxUids) {
+      kill(static_cast<pid_t>(std::atol(pid.c_str())), SIGKILL);
+    }
+  }
 }
 
 class CpuBackend : public Backend {
@@ -226,15 +252,31 @@ class CpuBackend : public Backend {
   /// Compiles in one sandboxed step that may write only the compile cache (nothing of the
   /// student's file runs there), then runs in a second that sees the cache read-only and may
   /// write only its own folder. Host exercises (a .so the worker builds and calls): one step.
-  WorkerOutcome run(const WorkerJob& job, const fs::path& dir,
+  WorkerOutcome run(const WorkerJob& original, const fs::path& dir,
                     const Limits& limits) const override {
     WorkerOutcome out;
+    // The file under test is copied out of the submission: the sandbox then sees that one file
+    // (not the folder around it), and its path is plain ASCII whatever the folder was called.
+    // It goes to the cache's sources/<content hash>/: identical files (other sizes, other
+    // students) then share one compiled module. Written by the grader only, atomically.
+    WorkerJob job = original;
+    const std::string text = read_file(job.request.file);
+    const fs::path folder =
+        cache_ / "sources" / fmt::format("{:016x}", std::hash<std::string>{}(text));
+    const fs::path copy = folder / fs::path(job.request.file).filename();
+    if (read_file(copy) != text || !fs::exists(copy)) {
+      fs::create_directories(folder);
+      const fs::path tmp = copy.string() + fmt::format(".{:08x}{:08x}.tmp", std::random_device{}(),
+                                                       std::random_device{}());
+      std::ofstream(tmp, std::ios::binary) << text;
+      fs::rename(tmp, copy);
+    }
+    job.request.file = copy.string();
     write_inputs(job, dir);
     const std::string worker = (self_dir() / "grade_worker").string();
     SandboxSpec spec;
     spec.ro_paths = {self_dir(), self_dir().parent_path() / "lib",
-                     course_root() / "gpu" / "include", course_root() / "banksim" / "include",
-                     fs::absolute(job.request.file).parent_path()};
+                     course_root() / "gpu" / "include", course_root() / "banksim" / "include"};
     spec.ro_paths.erase(std::remove_if(spec.ro_paths.begin(), spec.ro_paths.end(),
                                        [](const fs::path& p) { return !fs::exists(p); }),
                         spec.ro_paths.end());
@@ -251,8 +293,8 @@ class CpuBackend : public Backend {
                   "--compile-only"},
                  build, sandboxed_, job, out);
       if (!out.report.compile.ok) return out;
-      spec.ro_paths.push_back(cache_);
     }
+    spec.ro_paths.push_back(cache_);
     spec.rw_dir = dir;
     spec.sandbox_uid = next_sandbox_uid();
     WorkerOutcome ran;
@@ -276,6 +318,7 @@ fs::path course_root() {
 }
 
 std::unique_ptr<Backend> make_cpu_backend(const BackendOptions& options) {
+  if (options.sandbox) sweep_orphaned_sandboxes();
   return std::make_unique<CpuBackend>(options.sandbox, options.cache_dir);
 }
 

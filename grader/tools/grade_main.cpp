@@ -101,69 +101,197 @@ grader::SubmissionResult grade_submission(const fs::path& dir, const std::string
 
 void write_results(const grader::SubmissionResult& r, const fs::path& out, const Options& o) {
   fs::create_directories(out);
-  std::ofstream(out / "results.json") << grader::to_gradescope(r).dump(2) << "\n";
+  // Student output can hold any bytes: invalid UTF-8 is replaced, never an exception.
+  std::ofstream(out / "results.json")
+      << grader::to_gradescope(r).dump(2, ' ', false, json::error_handler_t::replace) << "\n";
   if (o.format.find("prairielearn") != std::string::npos) {
-    std::ofstream(out / "prairielearn.json") << grader::to_prairielearn(r).dump(2) << "\n";
+    std::ofstream(out / "prairielearn.json")
+        << grader::to_prairielearn(r).dump(2, ' ', false, json::error_handler_t::replace) << "\n";
   }
   if (o.format.find("junit") != std::string::npos) {
     std::ofstream(out / "junit.xml") << grader::to_junit(r);
   }
 }
 
-/// A fingerprint of a student's files (for resuming a class).
-std::string fingerprint(const fs::path& dir, const Options& o) {
-  std::string all = o.mode + "|" + o.format;
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (entry.is_regular_file()) files.push_back(entry.path());
+/// A student's folder name as text: invalid UTF-8 bytes and control characters become \xNN, so
+/// a name is always data (never breaks JSON, the CSV or the terminal).
+std::string display_name(const std::string& raw) {
+  std::string out;
+  for (std::size_t i = 0; i < raw.size();) {
+    const auto c = static_cast<unsigned char>(raw[i]);
+    int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    bool ok =
+        len > 0 && i + static_cast<std::size_t>(len) <= raw.size() && !(c < 0x20 || c == 0x7f);
+    for (int k = 1; ok && k < len; ++k) {
+      ok = (static_cast<unsigned char>(raw[i + static_cast<std::size_t>(k)]) >> 6) == 2;
+    }
+    if (ok) {
+      out.append(raw, i, static_cast<std::size_t>(len));
+      i += static_cast<std::size_t>(len);
+    } else {
+      out += fmt::format("\\x{:02x}", c);
+      ++i;
+    }
   }
-  std::sort(files.begin(), files.end());
-  for (const auto& f : files) {
-    std::ifstream in(f, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    all += f.lexically_relative(dir).string() + "\x1f" + s.str() + "\x1e";
+  return out;
+}
+
+/// Where a student's results go: the display name when it is a plain, safe file name, otherwise
+/// a safe version of it plus a hash of the raw name (so two odd names never collide).
+std::string output_name(const std::string& raw) {
+  std::string safe;
+  for (char c : raw) {
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '-' || c == '_' || c == '.';
+    safe += plain ? c : '_';
   }
+  if (safe == raw && raw != "work" && raw != "banksim-cache" && raw[0] != '.') return raw;
+  return safe.substr(0, 40) + "-" +
+         fmt::format("{:08x}", std::hash<std::string>{}(raw)&0xffffffffu);
+}
+
+/// One CSV field per RFC 4180 (quoted when it holds a comma, quote or line break; quotes
+/// doubled), with a leading ' before =, +, -, @ so that spreadsheets never run it as a formula.
+std::string csv_field(const std::string& v) {
+  std::string f = v;
+  if (!f.empty() &&
+      (f[0] == '=' || f[0] == '+' || f[0] == '-' || f[0] == '@' || f[0] == '\t' || f[0] == '\r')) {
+    f = "'" + f;
+  }
+  if (f.find_first_of(",\"\r\n") == std::string::npos) return f;
+  std::string q = "\"";
+  for (char c : f) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+/// What a result depends on besides the student's files: the grader's version and binary, the
+/// exercise selection, every selected exercise's points, sizes and thresholds, mode and format.
+std::string grading_key(const Options& o, const std::vector<const grader::ExerciseSpec*>& list) {
+  std::string all = std::string(COURSE_VERSION) + "|" + o.mode + "|" + o.format + "|" +
+                    (o.no_sandbox ? "nosandbox" : "sandbox");
+  std::error_code ec;
+  all += "|" + std::to_string(fs::file_size("/proc/self/exe", ec)) + "|" +
+         std::to_string(fs::last_write_time(fs::read_symlink("/proc/self/exe", ec), ec)
+                            .time_since_epoch()
+                            .count());
+  for (const auto* e : list) {
+    all += fmt::format("|{}:{}:{}:{}:{}:{}", e->id, e->points.total(),
+                       e->thresholds.cpu_min_wavefront_ratio, e->thresholds.gpu_min_speedup,
+                       e->thresholds.min_shared_fraction, e->sizes.size());
+    for (const auto& sz : e->sizes) all += "," + sz.label;
+  }
+  return all;
+}
+
+/// A fingerprint of a student's files and the grading key (for resuming a class). Reads at
+/// most 4 MiB per file and 10,000 entries, never follows links (a link counts by its target's
+/// name), and never throws: an unreadable entry counts by its name and error.
+std::string fingerprint(const fs::path& dir, const std::string& key) {
+  std::string all = key;
+  std::vector<std::string> items;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+  for (std::size_t n = 0; !ec && it != end && n < 10000; it.increment(ec), ++n) {
+    const fs::path p = it->path();
+    const std::string rel = p.lexically_relative(dir).string();
+    if (it.depth() > 16) it.disable_recursion_pending();
+    const fs::file_status st = it->symlink_status(ec);
+    if (ec) {
+      items.push_back(rel + "\x1f!" + ec.message());
+      ec.clear();
+      continue;
+    }
+    if (fs::is_symlink(st)) {
+      items.push_back(rel + "\x1f->" + fs::read_symlink(p, ec).string());
+      ec.clear();
+    } else if (fs::is_regular_file(st)) {
+      std::ifstream in(p, std::ios::binary);
+      std::string data(std::size_t{4} << 20, '\0');
+      in.read(data.data(), static_cast<std::streamsize>(data.size()));
+      data.resize(static_cast<std::size_t>(in.gcount()));
+      items.push_back(rel + "\x1f" + std::to_string(fs::file_size(p, ec)) + "\x1f" + data);
+      ec.clear();
+    }
+  }
+  std::sort(items.begin(), items.end());
+  for (const auto& i : items) all += i + "\x1e";
   return fmt::format("{:016x}", std::hash<std::string>{}(all));
 }
 
+/// The grader's own record of a student's results: the fingerprint and a hash of the
+/// results.json it wrote. Results are kept on resume only when both still match.
+std::string record_of(const std::string& fp, const std::string& results_text) {
+  return fp + " " + fmt::format("{:016x}", std::hash<std::string>{}(results_text));
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 int grade_class(const Options& o, const grader::Backend& backend) {
-  if (!fs::is_directory(o.submissions)) {
+  std::error_code ec;
+  if (!fs::is_directory(o.submissions, ec)) {
     std::cerr << "grade: SUBMISSIONS=" << o.submissions.string()
               << " is not a folder: give a folder with one sub-folder per student\n";
     return 2;
   }
   std::vector<fs::path> students;
-  for (const auto& entry : fs::directory_iterator(o.submissions)) {
-    if (entry.is_directory()) students.push_back(entry.path());
+  for (fs::directory_iterator it(o.submissions, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code e2;
+    // Folders, and links (which get a row saying why they are refused).
+    if (it->is_symlink(e2) || it->is_directory(e2)) students.push_back(it->path());
   }
   std::sort(students.begin(), students.end());
   const auto list = selected(o);
-  std::vector<grader::SubmissionResult> results(students.size());
+  const std::string key = grading_key(o, list);
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> done{0};
   std::mutex print;
   auto worker = [&]() {
     for (std::size_t i = next++; i < students.size(); i = next++) {
-      const std::string name = students[i].filename().string();
-      const fs::path out = o.out / name;
-      const std::string fp = fingerprint(students[i], o);
-      const fs::path fp_file = out / ".fingerprint";
-      std::ifstream fin(fp_file);
-      std::string old;
-      std::getline(fin, old);
+      const std::string raw = students[i].filename().string();
+      const std::string name = display_name(raw);
+      const fs::path out = o.out / output_name(raw);
       bool resumed = false;
-      if (old == fp && fs::exists(out / "results.json")) {
-        // Unchanged since the last run: reuse its results.
-        std::ifstream rin(out / "results.json");
-        const json j = json::parse(rin, nullptr, false);
-        results[i].name = name;
-        results[i].facts = j.is_object() ? j.value("tests", json::array()) : json::array();
-        resumed = true;
-      } else {
-        results[i] = grade_submission(students[i], name, list, backend, o, o.out / "work" / name);
-        write_results(results[i], out, o);
-        std::ofstream(fp_file) << fp << "\n";
+      try {
+        if (fs::is_symlink(students[i])) {
+          throw std::runtime_error("the folder is a symbolic link: submit a real folder");
+        }
+        const std::string fp = fingerprint(students[i], key);
+        const fs::path record_file = out / ".record";
+        std::string old;
+        std::getline(std::ifstream(record_file) >> std::ws, old);
+        const std::string results_text = read_text(out / "results.json");
+        if (!results_text.empty() && old == record_of(fp, results_text)) {
+          resumed = true;  // unchanged since the grader's own last run: keep it
+        } else {
+          fs::remove(record_file);
+          const grader::SubmissionResult r = grade_submission(students[i], name, list, backend, o,
+                                                              o.out / "work" / output_name(raw));
+          write_results(r, out, o);
+          std::ofstream(record_file) << record_of(fp, read_text(out / "results.json")) << "\n";
+        }
+      } catch (const std::exception& e) {
+        // One student's folder can never stop the class: the failure stays in that row.
+        grader::SubmissionResult r;
+        r.name = name;
+        r.mode_description = backend.describe();
+        for (const auto* spec : list) {
+          grader::ExerciseResult er;
+          er.spec = spec;
+          er.mode = backend.capabilities().name;
+          grader::Gate g;
+          g.name = "builds";
+          g.max_score = spec->points.total();
+          g.reason = std::string("the grader could not grade this folder: ") + e.what();
+          er.gates.push_back(g);
+          er.conflicts_summary = er.speedup_summary = "-";
+          r.exercises.push_back(er);
+        }
+        write_results(r, out, o);
       }
       const std::size_t d = ++done;
       std::lock_guard<std::mutex> lock(print);
@@ -176,27 +304,35 @@ int grade_class(const Options& o, const grader::Backend& backend) {
   for (int j = 0; j < std::max(1, o.jobs); ++j) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
   std::cerr << "\n";
-  // The gradebook, from every student's results.json (fresh or kept).
-  std::ofstream csv(o.out / "gradebook.csv");
-  csv << "student,total,max";
-  for (const auto* e : list) csv << "," << e->slug;
-  csv << "\n";
-  for (const auto& s : students) {
-    const std::string name = s.filename().string();
-    std::ifstream rin(o.out / name / "results.json");
-    const json j = json::parse(rin, nullptr, false);
-    if (!j.is_object()) {
-      csv << name << ",,,\n";
-      continue;
+  // The gradebook (RFC 4180), from every student's results.json (fresh or kept): a row for
+  // every folder, empty scores when its results are missing.
+  const fs::path tmp = o.out / "gradebook.csv.tmp";
+  {
+    std::ofstream csv(tmp, std::ios::binary);
+    csv << "student,total,max";
+    for (const auto* e : list) csv << "," << csv_field(e->slug);
+    csv << "\r\n";
+    for (const auto& s : students) {
+      const std::string raw = s.filename().string();
+      const json j =
+          json::parse(read_text(o.out / output_name(raw) / "results.json"), nullptr, false);
+      csv << csv_field(display_name(raw));
+      if (!j.is_object()) {
+        csv << ",,";
+        for (std::size_t k = 0; k < list.size(); ++k) csv << ",";
+        csv << "\r\n";
+        continue;
+      }
+      std::map<std::string, int> per;
+      for (const auto& t : j.value("tests", json::array())) {
+        per[t.value("name", "").substr(0, 2)] += t.value("score", 0);
+      }
+      csv << "," << j.value("score", 0) << "," << j["extra_data"].value("max_score", 0);
+      for (const auto* e : list) csv << "," << per[e->id];
+      csv << "\r\n";
     }
-    std::map<std::string, int> per;
-    for (const auto& t : j.value("tests", json::array())) {
-      per[t.value("name", "").substr(0, 2)] += t.value("score", 0);
-    }
-    csv << name << "," << j.value("score", 0) << "," << j["extra_data"].value("max_score", 0);
-    for (const auto* e : list) csv << "," << per[e->id];
-    csv << "\n";
   }
+  fs::rename(tmp, o.out / "gradebook.csv");
   std::cout << fmt::format("graded {} submissions into {}/<student>/results.json and {}\n",
                            students.size(), o.out.string(), (o.out / "gradebook.csv").string());
   return 0;

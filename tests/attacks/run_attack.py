@@ -14,7 +14,8 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SOLUTION = {"04": "04-padding-transpose/transpose.cu", "01": "01-banks-and-words/bank_math.cpp"}
+SOLUTION = {"04": os.path.join("04-padding-transpose", "transpose.cu"),
+            "01": os.path.join("01-banks-and-words", "bank_math.cpp")}
 
 
 def digest(folder):
