@@ -2,6 +2,7 @@
 // gate's verdict follows from the reports a backend returns, whatever the backend is.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <functional>
 
 #include "course/registry.hpp"
@@ -61,13 +62,9 @@ WorkerOutcome worker(const WorkerJob& job, std::vector<proto::Site> student_site
     proto::RunReport r;
     r.completed = true;
     r.buffers = job.inputs[k];
-    // The size is not in the job: find the registry size whose buffers have these lengths.
-    for (const auto& s :
-         {ex04().sizes[0], ex04().sizes[1], ex04().sizes[2], ex04().gpu_timing_size}) {
-      if (ex04().workload.buffers[0].count(s) * 4 == r.buffers[0].size()) {
-        ex04().workload.reference(s, r.buffers);
-      }
-    }
+    // The size is not in the job: n x n floats (the judge also draws sizes with its seed).
+    const auto n = std::llround(std::sqrt(static_cast<double>(r.buffers[0].size()) / 4.0));
+    ex04().workload.reference(course::Size{"", n, 0, 0}, r.buffers);
     r.sites = baseline ? std::vector<proto::Site>{site(32, 128, 4096, "load"),
                                                   site(25, 128, 128, "store")}
                        : student_sites;

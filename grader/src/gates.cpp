@@ -26,7 +26,7 @@ bool passed(const std::vector<Gate>& earlier, GateId id) {
 
 /// Why size k produced no result.
 std::string run_failure(const Evidence& ev, std::size_t k) {
-  const Size& size = ev.spec->sizes[k];
+  const Size& size = ev.sizes[k];
   const WorkerOutcome& w = ev.student[k];
   const std::string msg = child_message(w);
   if (msg.find("is not done yet") != std::string::npos) {
@@ -199,19 +199,18 @@ Verdict correct(const Evidence& ev, const std::vector<Gate>& earlier) {
   if (!passed(earlier, GateId::kBuilds)) return Verdict::skip("needs a kernel that builds");
   const ExerciseSpec& spec = *ev.spec;
   std::vector<std::string> wrong;
-  for (std::size_t k = 0; k < spec.sizes.size(); ++k) {
+  for (std::size_t k = 0; k < ev.sizes.size(); ++k) {
     if (k >= ev.student.size() || !ev.student[k].ran(0)) {
-      wrong.push_back(k < ev.student.size() ? run_failure(ev, k)
-                                            : spec.sizes[k].label + ": not run");
+      wrong.push_back(k < ev.student.size() ? run_failure(ev, k) : ev.sizes[k].label + ": not run");
       continue;
     }
     const std::string msg =
-        check_buffers(spec, spec.sizes[k], ev.run(k).buffers, ev.expected[k], ev.inputs[k]);
+        check_buffers(spec, ev.sizes[k], ev.run(k).buffers, ev.expected[k], ev.inputs[k]);
     if (!msg.empty()) wrong.push_back(msg);
   }
   if (wrong.empty()) {
     std::string sizes;
-    for (const Size& s : spec.sizes) sizes += (sizes.empty() ? "" : ", ") + s.label;
+    for (const Size& s : ev.sizes) sizes += (sizes.empty() ? "" : ", ") + s.label;
     return Verdict::pass("right on every size (" + sizes + ")");
   }
   std::string detail;
@@ -228,7 +227,7 @@ Verdict no_problems(const Evidence& ev, const std::vector<Gate>& earlier) {
     for (const protocol::Issue& issue : ev.run(k).issues) {
       if (issue.severity != "error") continue;
       if (issue.kind == "timeout" || issue.kind == "crash" || issue.kind == "usage") continue;
-      std::string line = fmt::format("{}: line {}: {}: {}", ev.spec->sizes[k].label, issue.line,
+      std::string line = fmt::format("{}: line {}: {}: {}", ev.sizes[k].label, issue.line,
                                      issue.kind, issue.message);
       if (issue.other_line > 0) line += fmt::format(" (other access: line {})", issue.other_line);
       if (std::find(found.begin(), found.end(), line) == found.end()) found.push_back(line);
@@ -254,13 +253,18 @@ Verdict conflicts(const Evidence& ev, const std::vector<Gate>& earlier) {
   const double student_ways = st.ideal == 0 ? 1.0 : static_cast<double>(st.wavefronts) / st.ideal;
   const double base_ways = bt.ideal == 0 ? 1.0 : static_cast<double>(bt.wavefronts) / bt.ideal;
   Verdict v;
+  // Every access at its ideal at every size (a pad that fixes only one size does not count).
   const protocol::Site* worst = nullptr;
   double worst_ways = ev.caps.conflict_tolerance;
-  for (const protocol::Site& s : rep.sites) {
-    const double ways = s.ideal == 0 ? 1.0 : static_cast<double>(s.wavefronts) / s.ideal;
-    if (ways > worst_ways) {
-      worst_ways = ways;
-      worst = &s;
+  std::string worst_size;
+  for (std::size_t k = 0; k < ev.student.size(); ++k) {
+    for (const protocol::Site& s : ev.run(k).sites) {
+      const double ways = s.ideal == 0 ? 1.0 : static_cast<double>(s.wavefronts) / s.ideal;
+      if (ways > worst_ways) {
+        worst_ways = ways;
+        worst = &s;
+        worst_size = ev.sizes[k].label;
+      }
     }
   }
   if (st.load_requests + st.store_requests == 0) {
@@ -300,8 +304,9 @@ Verdict conflicts(const Evidence& ev, const std::vector<Gate>& earlier) {
     }
     const double requests = std::max<double>(1.0, static_cast<double>(worst->requests));
     v = Verdict::fail(
-        fmt::format("{}: `{}` ({} of {} bytes) is {:.2g}-way: {:.2f} wavefronts per request, "
+        fmt::format("{}{}: `{}` ({} of {} bytes) is {:.2g}-way: {:.2f} wavefronts per request, "
                     "ideal {:.2f}{}; try: {}",
+                    worst_size == ev.sizes[0].label ? "" : worst_size + ": ",
                     worst->line > 0 ? "line " + std::to_string(worst->line)
                                     : std::string("instruction (Nsight Compute)"),
                     worst->source.size() > 60 ? worst->source.substr(0, 57) + "..." : worst->source,

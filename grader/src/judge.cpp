@@ -110,10 +110,14 @@ std::vector<std::array<long long, 32>> host_cases(int count, std::mt19937_64& rn
 void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) {
   const ExerciseSpec& spec = *ev.spec;
   std::vector<protocol::RunSpec> runs;
-  ev.inputs.resize(spec.sizes.size());
-  ev.expected.resize(spec.sizes.size());
-  for (std::size_t k = 0; k < spec.sizes.size(); ++k) {
-    runs.push_back(make_run(spec, spec.sizes[k], rng, &ev.inputs[k], &ev.expected[k]));
+  ev.sizes = spec.sizes;
+  for (int i = 0; i < spec.random_sizes && spec.random_size; ++i) {
+    ev.sizes.push_back(spec.random_size(rng));
+  }
+  ev.inputs.resize(ev.sizes.size());
+  ev.expected.resize(ev.sizes.size());
+  for (std::size_t k = 0; k < ev.sizes.size(); ++k) {
+    runs.push_back(make_run(spec, ev.sizes[k], rng, &ev.inputs[k], &ev.expected[k]));
   }
   for (std::size_t k = 0; k < runs.size(); ++k) {
     WorkerJob job = job_for(ev.file, spec.kernel, "kernel");

@@ -62,6 +62,13 @@ ArgSpec scalar(std::function<long long(const Size&)> f) {
 Size n_size(long long n) {
   return Size{"n=" + std::to_string(n), n, 0, 0};
 }
+/// A size n uniform in [lo, hi].
+std::function<Size(std::mt19937_64&)> random_n(long long lo, long long hi) {
+  return [=](std::mt19937_64& rng) {
+    return n_size(std::uniform_int_distribution<long long>(lo, hi)(rng));
+  };
+}
+
 Size mnk_size(long long m, long long n, long long k) {
   if (m == n && n == k) return Size{"m=n=k=" + std::to_string(m), m, n, k};
   return Size{"m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k), n,
@@ -186,6 +193,8 @@ ExerciseSpec ex02() {  // the solution makes 16.5x fewer wavefronts than the bas
   w.precondition = no_precondition;
   w.work = [](const Size& s) { return 2.0 * 32 * s.n * 4; };
   e.sizes = {n_size(256), n_size(70), n_size(5)};
+  e.random_size = random_n(1, 700);
+  e.random_sizes = 2;
   e.gpu_timing_size = n_size(1 << 20);
   e.bench_size = n_size(1 << 21);
   e.thresholds.cpu_min_wavefront_ratio = 8.0;
@@ -230,6 +239,8 @@ ExerciseSpec ex03() {  // the solution makes 2.0x fewer wavefronts than the inte
   w.tolerance_rel = 1e-5;
   w.work = [](const Size& s) { return 2.0 * s.n * 4 + (s.n - 1) * 4.0; };
   e.sizes = {n_size(4097), n_size(1000), n_size(2)};
+  e.random_size = random_n(2, 9000);
+  e.random_sizes = 2;
   e.gpu_timing_size = n_size(1 << 24);
   e.bench_size = n_size(1 << 26);
   e.thresholds.cpu_min_wavefront_ratio = 1.8;
@@ -251,6 +262,8 @@ ExerciseSpec ex04() {  // the solution makes 16.5x fewer wavefronts than tile[32
   e.baseline = {"lessons/04-padding-transpose/transpose_naive.cu", "transpose_tiled_naive"};
   e.workload = square_transpose<float>(1, kTile, kTile, kTile, 8);
   e.sizes = {n_size(512), n_size(70), n_size(33)};
+  e.random_size = random_n(1, 300);
+  e.random_sizes = 2;
   e.gpu_timing_size = n_size(4096);
   e.bench_size = n_size(8192);
   const std::string naive = "lessons/04-padding-transpose/transpose_naive.cu";
@@ -298,6 +311,12 @@ ExerciseSpec ex05() {  // the solution makes 16.0x fewer wavefronts than the unp
     return l;
   };
   e.sizes = {mnk_size(128, 128, 128), mnk_size(40, 36, 70), mnk_size(1, 33, 5)};
+  e.random_size = [](std::mt19937_64& rng) {
+    std::uniform_int_distribution<long long> d(1, 140);
+    const long long m = d(rng), n = d(rng), k = d(rng);
+    return mnk_size(m, n, k);
+  };
+  e.random_sizes = 2;
   e.gpu_timing_size = mnk_size(2048, 2048, 2048);
   e.bench_size = mnk_size(4096, 4096, 4096);
   e.thresholds.cpu_min_wavefront_ratio = 8.0;
@@ -317,6 +336,8 @@ ExerciseSpec ex06() {  // the solution makes 4.5x fewer wavefronts than the unsw
   e.baseline = {"lessons/06-xor-swizzle/transpose_float4_naive.cu", "transpose_float4_naive"};
   e.workload = square_transpose<float>(4, 8, 32, 8, 32);  // tiles of 32 rows x 8 float4
   e.sizes = {n_size(256), n_size(70), n_size(9)};
+  e.random_size = random_n(1, 140);
+  e.random_sizes = 2;
   e.gpu_timing_size = n_size(2048);
   e.bench_size = n_size(4096);
   e.thresholds.cpu_min_wavefront_ratio = 3.0;
@@ -338,6 +359,8 @@ ExerciseSpec ex07() {  // the solution makes 8.5x fewer wavefronts than double t
   e.baseline = {"lessons/07-wide-accesses/wide.cu", "transpose_double_naive"};
   e.workload = square_transpose<double>(1, kTile, kTile, kTile, 8);
   e.sizes = {n_size(256), n_size(70), n_size(33)};
+  e.random_size = random_n(1, 200);
+  e.random_sizes = 2;
   e.gpu_timing_size = n_size(4096);
   e.bench_size = n_size(8192);
   e.thresholds.cpu_min_wavefront_ratio = 4.0;
@@ -371,6 +394,12 @@ ExerciseSpec ex08() {  // stretch: the solution makes 1.08x fewer wavefronts (on
                : "m and n must be positive multiples of 128, k a positive multiple of 8";
   };
   e.sizes = {mnk_size(128, 128, 64), mnk_size(256, 128, 40), mnk_size(128, 384, 8)};
+  e.random_size = [](std::mt19937_64& rng) {
+    std::uniform_int_distribution<long long> blocks(1, 3), ks(1, 8);
+    const long long m = 128 * blocks(rng), n = 128 * blocks(rng), k = 8 * ks(rng);
+    return mnk_size(m, n, k);
+  };
+  e.random_sizes = 1;
   e.gpu_timing_size = mnk_size(4096, 4096, 4096);
   e.bench_size = e.gpu_timing_size;
   e.thresholds.cpu_min_wavefront_ratio = 1.05;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <random>
 #include <regex>
 #include <sstream>
 
@@ -93,6 +94,15 @@ std::vector<std::string> check_registry(const fs::path& root) {
     for (const Size& s : e.sizes) {
       const std::string why = w.precondition ? w.precondition(s) : "";
       need(why.empty(), who + ": size " + s.label + " breaks the kernel's precondition: " + why);
+    }
+    if (e.random_size) {
+      std::mt19937_64 rng(1);
+      for (int i = 0; i < 200; ++i) {
+        const Size s = e.random_size(rng);
+        const std::string why = w.precondition ? w.precondition(s) : "";
+        need(why.empty(), who + ": random size " + s.label + " breaks the precondition: " + why);
+        if (!why.empty()) break;
+      }
     }
     for (const Size* s : {&e.gpu_timing_size, &e.bench_size}) {
       const std::string why = w.precondition ? w.precondition(*s) : "";

@@ -131,6 +131,11 @@ struct ExerciseSpec {
   Workload workload;   ///< buffers, arguments, launch, inputs, reference
   /// Sizes checked for correctness; sizes[0] is also the one measured for conflicts and speed.
   std::vector<Size> sizes;
+  /// More sizes drawn with the grader's secret seed (a student cannot learn them in advance):
+  /// the judge adds `random_sizes` of them to the correctness runs and checks conflicts there
+  /// too. Each satisfies the workload's precondition. Empty: none.
+  std::function<Size(std::mt19937_64&)> random_size;
+  int random_sizes = 0;
   /// GPU mode: a size that fills the GPU, at which baseline and student are timed.
   Size gpu_timing_size;
   /// The benchmarks' size (gpu/course_bench.cu, gpu/bench_gpu.cu); the lessons quote it.
