@@ -2,6 +2,7 @@
 // session, uid, capabilities, environment), rlimits, output caps, descriptor passing, timeouts,
 // error messages, and the overhead of bwrap (printed, not asserted). Each isolation check has a
 // control (the same command without the sandbox, or the probe shown to work) so that it can fail.
+// Over 500 lines on purpose: one program for every isolation property, sharing its helpers.
 // Needs bubblewrap: without it the sandboxed tests are skipped with a warning. Run as root for
 // the exact process-limit check. Run: build/bin/test_sandbox (all cases are tagged [sandbox]).
 #include <catch2/catch.hpp>

@@ -250,8 +250,10 @@ Verdict conflicts(const Evidence& ev, const std::vector<Gate>& earlier) {
   const protocol::RunReport& rep = ev.run(0);
   const Totals st = totals(rep);
   const Totals bt = ev.have_baseline ? totals(ev.baseline.report.runs[0]) : Totals{};
-  const double student_ways = st.ideal == 0 ? 1.0 : static_cast<double>(st.wavefronts) / st.ideal;
-  const double base_ways = bt.ideal == 0 ? 1.0 : static_cast<double>(bt.wavefronts) / bt.ideal;
+  const double student_ways =
+      st.ideal == 0 ? 1.0 : static_cast<double>(st.wavefronts) / static_cast<double>(st.ideal);
+  const double base_ways =
+      bt.ideal == 0 ? 1.0 : static_cast<double>(bt.wavefronts) / static_cast<double>(bt.ideal);
   Verdict v;
   // Every access at its ideal at every size (a pad that fixes only one size does not count).
   const protocol::Site* worst = nullptr;
@@ -259,7 +261,8 @@ Verdict conflicts(const Evidence& ev, const std::vector<Gate>& earlier) {
   std::string worst_size;
   for (std::size_t k = 0; k < ev.student.size(); ++k) {
     for (const protocol::Site& s : ev.run(k).sites) {
-      const double ways = s.ideal == 0 ? 1.0 : static_cast<double>(s.wavefronts) / s.ideal;
+      const double ways =
+          s.ideal == 0 ? 1.0 : static_cast<double>(s.wavefronts) / static_cast<double>(s.ideal);
       if (ways > worst_ways) {
         worst_ways = ways;
         worst = &s;
@@ -345,8 +348,9 @@ Verdict speed(const Evidence& ev, const std::vector<Gate>& earlier) {
   } else {
     const Totals st = totals(ev.run(0));
     const Totals bt = totals(ev.baseline.report.runs[0]);
-    const double ratio =
-        st.wavefronts == 0 ? 0.0 : static_cast<double>(bt.wavefronts) / st.wavefronts;
+    const double ratio = st.wavefronts == 0 ? 0.0
+                                            : static_cast<double>(bt.wavefronts) /
+                                                  static_cast<double>(st.wavefronts);
     const std::string m = fmt::format(
         "CPU mode, judged by the bank model: {:.2f}x fewer shared-memory wavefronts than the "
         "baseline ({} vs {}), needs {:.2f}x; a GPU run times it instead",

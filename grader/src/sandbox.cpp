@@ -1,5 +1,8 @@
 // sandbox.cpp - runs untrusted programs under bubblewrap with rlimits, a wall-clock
 // timeout and capped stdout/stderr capture. See grader/sandbox.hpp for the interface.
+// Over 500 lines on purpose: the fork/exec path must be async-signal-safe code prepared before
+// fork (argv, environment, limits), and splitting it would separate that preparation from the
+// code that relies on it.
 //
 // How a sandboxed run works, and what was verified (Debian 12, bubblewrap 0.8.0, kernel 6.18):
 //  * The parent forks a small "shim" (async-signal-safe code only: the grader may be threaded):

@@ -63,6 +63,22 @@ std::vector<const grader::ExerciseSpec*> selected(const Options& o) {
   return out;
 }
 
+/// An exercise the grader could not grade: every point lost, with the reason in the build gate.
+grader::ExerciseResult not_graded(const grader::ExerciseSpec& spec, const grader::Backend& backend,
+                                  const std::string& why) {
+  grader::ExerciseResult er;
+  er.spec = &spec;
+  er.mode = backend.capabilities().name;
+  er.timed = backend.capabilities().can_time;
+  grader::Gate g;
+  g.name = "builds";
+  g.max_score = spec.points.total();
+  g.reason = why;
+  er.gates.push_back(g);
+  er.conflicts_summary = er.speedup_summary = "-";
+  return er;
+}
+
 grader::SubmissionResult grade_submission(const fs::path& dir, const std::string& name,
                                           const std::vector<const grader::ExerciseSpec*>& list,
                                           const grader::Backend& backend, const Options& o,
@@ -82,17 +98,8 @@ grader::SubmissionResult grade_submission(const fs::path& dir, const std::string
       r.exercises.push_back(grader::grade_exercise(*spec, dir, backend, jo));
     } catch (const std::exception& e) {
       // The grader's own failure on one exercise must not lose the others.
-      grader::ExerciseResult er;
-      er.spec = spec;
-      er.mode = backend.capabilities().name;
-      er.timed = backend.capabilities().can_time;
-      grader::Gate g;
-      g.name = "builds";
-      g.max_score = spec->points.total();
-      g.reason = std::string("the grader could not grade this exercise: ") + e.what();
-      er.gates.push_back(g);
-      er.conflicts_summary = er.speedup_summary = "-";
-      r.exercises.push_back(er);
+      r.exercises.push_back(not_graded(
+          *spec, backend, std::string("the grader could not grade this exercise: ") + e.what()));
     }
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -280,16 +287,8 @@ int grade_class(const Options& o, const grader::Backend& backend) {
         r.name = name;
         r.mode_description = backend.describe();
         for (const auto* spec : list) {
-          grader::ExerciseResult er;
-          er.spec = spec;
-          er.mode = backend.capabilities().name;
-          grader::Gate g;
-          g.name = "builds";
-          g.max_score = spec->points.total();
-          g.reason = std::string("the grader could not grade this folder: ") + e.what();
-          er.gates.push_back(g);
-          er.conflicts_summary = er.speedup_summary = "-";
-          r.exercises.push_back(er);
+          r.exercises.push_back(not_graded(
+              *spec, backend, std::string("the grader could not grade this folder: ") + e.what()));
         }
         write_results(r, out, o);
       }

@@ -15,6 +15,11 @@ namespace {
 
 constexpr int kTile = 32;
 
+/// A size as a double (the benchmarks' byte and flop counts).
+double d(long long v) {
+  return static_cast<double>(v);
+}
+
 unsigned ceil_div(long long a, long long b) {
   return static_cast<unsigned>((a + b - 1) / b);
 }
@@ -108,7 +113,7 @@ Workload square_transpose(int width, unsigned tile_cols, unsigned tile_rows, uns
   };
   w.precondition = [](const Size& s) { return s.n >= 1 ? "" : "n must be at least 1"; };
   w.rate = Rate::kDeviceBytes;
-  w.work = [width](const Size& s) { return 2.0 * s.n * s.n * width * sizeof(T); };
+  w.work = [width](const Size& s) { return 2.0 * d(s.n) * d(s.n) * width * sizeof(T); };
   return w;
 }
 
@@ -146,7 +151,7 @@ Workload gemm_abt() {
   w.tolerance_abs = 1e-4;
   w.tolerance_rel = 1e-4;
   w.rate = Rate::kFlops;
-  w.work = [](const Size& s) { return 2.0 * s.m * s.n * s.k; };
+  w.work = [](const Size& s) { return 2.0 * d(s.m) * d(s.n) * d(s.k); };
   return w;
 }
 
@@ -191,7 +196,7 @@ ExerciseSpec ex02() {  // the solution makes 16.5x fewer wavefronts than the bas
     transpose_reference<float>(b[1], b[0], s.n, 32, 1);
   };
   w.precondition = no_precondition;
-  w.work = [](const Size& s) { return 2.0 * 32 * s.n * 4; };
+  w.work = [](const Size& s) { return 2.0 * 32 * d(s.n) * 4; };
   e.sizes = {n_size(256), n_size(70), n_size(5)};
   e.random_size = random_n(1, 700);
   e.random_sizes = 2;
@@ -237,7 +242,7 @@ ExerciseSpec ex03() {  // the solution makes 2.0x fewer wavefronts than the inte
   w.precondition = [](const Size& s) { return s.n >= 2 ? "" : "n must be at least 2"; };
   w.tolerance_abs = 1e-6;
   w.tolerance_rel = 1e-5;
-  w.work = [](const Size& s) { return 2.0 * s.n * 4 + (s.n - 1) * 4.0; };
+  w.work = [](const Size& s) { return 2.0 * d(s.n) * 4 + d(s.n - 1) * 4.0; };
   e.sizes = {n_size(4097), n_size(1000), n_size(2)};
   e.random_size = random_n(2, 9000);
   e.random_sizes = 2;
@@ -435,7 +440,7 @@ Workload smem_read_loop(bool column) {
     return s.k % 16 == 0 && s.m > 0 ? "" : "iterations (k) must be a multiple of 16";
   };
   w.rate = Rate::kSharedBytes;
-  w.work = [](const Size& s) { return 4.0 * 1024 * s.m * s.k; };
+  w.work = [](const Size& s) { return 4.0 * 1024 * d(s.m) * d(s.k); };
   return w;
 }
 
