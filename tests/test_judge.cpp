@@ -176,6 +176,7 @@ TEST_CASE("judge: with GPU capabilities the speed gate times and counters get th
     CHECK(r.gate("conflicts")->passed);
     CHECK(r.gate("speed")->passed);
     CHECK(r.gate("speed")->reason.find("timed on the GPU at n=4096: 2.00x faster") == 0);
+    CHECK(r.gate("correct")->reason.find("and n=4096 timed") != std::string::npos);
     CHECK(r.timed);
   }
   SECTION("1.33x faster fails it, and says what it needs") {
@@ -186,6 +187,21 @@ TEST_CASE("judge: with GPU capabilities the speed gate times and counters get th
     CHECK_FALSE(r.gate("speed")->passed);
     CHECK(r.gate("speed")->reason.find("needs 1.80x") != std::string::npos);
   }
+}
+
+TEST_CASE("judge: on a GPU, a kernel that skips work at the timed size is not correct", "[judge]") {
+  const FakeBackend b(gpu(), [](const WorkerJob& j) {
+    WorkerOutcome w = worker(j, {site(0, 1000, 1000, "load"), site(0, 128, 128, "store")}, 1.0);
+    const bool student = j.request.file.find("/lessons/") == std::string::npos;
+    if (student && j.request.timed)
+      w.report.runs[0].buffers[0].assign(w.report.runs[0].buffers[0].size(), 0);
+    return w;
+  });
+  const auto r = judge(b);
+  CHECK_FALSE(r.gate("correct")->passed);
+  CHECK(r.gate("correct")->reason.find("n=4096: ") == 0);
+  CHECK(r.gate("correct")->reason.find("compared with the baseline's output on the GPU") !=
+        std::string::npos);
 }
 
 TEST_CASE("judge: a kernel that bypasses shared memory loses the anti-bypass and conflict gates",

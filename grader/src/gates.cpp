@@ -132,6 +132,32 @@ std::string check_buffers(const ExerciseSpec& spec, const Size& size, const Buff
   return "";
 }
 
+/// GEMM outputs at a large k differ elementwise between two correct fp32 summation orders (an
+/// element near 0 has the error of its partial sums), so two GPU outputs are compared by
+/// ||got - want|| / ||want|| < 1e-5, as the benchmarks do.
+std::string relative_norm_check(const ExerciseSpec& spec, const Buffers& got, const Buffers& want) {
+  const course::Workload& w = spec.workload;
+  for (std::size_t j = 0; j < w.buffers.size(); ++j) {
+    if (!w.buffers[j].output || w.buffers[j].elem != course::Elem::kF32) continue;
+    if (got[j].size() != want[j].size())
+      return spec.gpu_timing_size.label + ": buffer size changed";
+    double num = 0, den = 0;
+    const std::size_t n = got[j].size() / 4;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double g = value_at(got[j], course::Elem::kF32, i);
+      const double r = value_at(want[j], course::Elem::kF32, i);
+      num += (g - r) * (g - r);
+      den += r * r;
+    }
+    const double rel = std::sqrt(num / (den > 0 ? den : 1.0));
+    if (!(rel < 1e-5)) {
+      return fmt::format("{}: `{}` differs: relative error {:.3g} (needs < 1e-5)",
+                         spec.gpu_timing_size.label, w.buffers[j].name, rel);
+    }
+  }
+  return "";
+}
+
 struct Totals {
   std::uint64_t wavefronts = 0;
   std::uint64_t ideal = 0;
@@ -208,9 +234,20 @@ Verdict correct(const Evidence& ev, const std::vector<Gate>& earlier) {
         check_buffers(spec, ev.sizes[k], ev.run(k).buffers, ev.expected[k], ev.inputs[k]);
     if (!msg.empty()) wrong.push_back(msg);
   }
+  // At the timed size (GPU), the student's output must equal the baseline's for the same inputs.
+  if (wrong.empty() && !ev.timing_baseline.empty()) {
+    const std::string msg = ev.timing_student.empty() ? spec.gpu_timing_size.label +
+                                                            ": the kernel failed at the timed size"
+                            : spec.workload.rate == course::Rate::kFlops
+                                ? relative_norm_check(spec, ev.timing_student, ev.timing_baseline)
+                                : check_buffers(spec, spec.gpu_timing_size, ev.timing_student,
+                                                ev.timing_baseline, ev.timing_inputs);
+    if (!msg.empty()) wrong.push_back(msg + " (compared with the baseline's output on the GPU)");
+  }
   if (wrong.empty()) {
     std::string sizes;
     for (const Size& s : ev.sizes) sizes += (sizes.empty() ? "" : ", ") + s.label;
+    if (!ev.timing_baseline.empty()) sizes += ", and " + spec.gpu_timing_size.label + " timed";
     return Verdict::pass("right on every size (" + sizes + ")");
   }
   std::string detail;

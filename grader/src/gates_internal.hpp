@@ -25,6 +25,11 @@ struct Evidence {
   WorkerOutcome baseline;  ///< at sizes[0], same inputs
   double student_ms = -1.0;
   double baseline_ms = -1.0;
+  /// Where the backend times kernels: the outputs of both at gpu_timing_size, same inputs (a
+  /// kernel that skips work at the timed size must not pass).
+  Buffers timing_inputs;
+  Buffers timing_student;
+  Buffers timing_baseline;
   // Host exercises.
   std::vector<std::array<long long, 32>> host_cases;
   /// The student's report of size k (an empty one when it sent none).

@@ -154,7 +154,10 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
                           ? -1.0
                           : t.report.runs[0].median_ms;
     (who == 0 ? ev.student_ms : ev.baseline_ms) = ms;
+    (who == 0 ? ev.timing_student : ev.timing_baseline) =
+        t.ran(0) ? t.report.runs[0].buffers : Buffers{};
   }
+  ev.timing_inputs = std::move(inputs);
 }
 
 /// Why the submission's file is refused before anything of it runs, or "": a link that leaves the
