@@ -205,7 +205,8 @@ namespace {
 using namespace internal;
 
 constexpr unsigned kFirstSandboxUid = 61000;
-constexpr unsigned kSandboxUids = 64;
+constexpr unsigned kSandboxUids = 64;                                // run steps, one each
+constexpr unsigned kCompileUid = kFirstSandboxUid + kSandboxUids;  // compile steps, shared
 
 /// A host uid for each sandboxed run, so that concurrent runs do not share RLIMIT_NPROC.
 unsigned next_sandbox_uid() {
@@ -229,7 +230,7 @@ void sweep_orphaned_sandboxes() {
       if (line.rfind("PPid:", 0) == 0) ppid = std::atol(line.c_str() + 5);
       if (line.rfind("Uid:", 0) == 0) uid = std::atol(line.c_str() + 4);
     }
-    if (ppid == 1 && uid >= kFirstSandboxUid && uid < kFirstSandboxUid + kSandboxUids) {
+    if (ppid == 1 && uid >= kFirstSandboxUid && uid <= kCompileUid) {
       kill(static_cast<pid_t>(std::atol(pid.c_str())), SIGKILL);
     }
   }
@@ -288,7 +289,7 @@ class CpuBackend : public Backend {
       SandboxSpec build = spec;
       build.ro_paths.push_back(dir);
       build.rw_dir = cache_;
-      build.sandbox_uid = 65534;
+      build.sandbox_uid = kCompileUid;
       run_worker({worker, dir.string(), "--report-fd", "{report_fd}", "--cache", cache_.string(),
                   "--compile-only"},
                  build, sandboxed_, job, out);

@@ -116,9 +116,15 @@ def main():
         # kill -9 in the middle of a fresh run, then resume: the same gradebook.
         out2 = os.path.join(base, "out2")
         grade(build, klass, out2, exercise, kill_after=max(2.0, elapsed / 2))
-        time.sleep(1)
-        running = subprocess.run(["pgrep", "-f", "grade_worker " + out2], capture_output=True,
-                                 text=True).stdout.split()
+        # The sandboxes die with the grader (parent-death signals down the chain): give a loaded
+        # machine up to 10 s.
+        for _ in range(20):
+            time.sleep(0.5)
+            worker = os.path.join(build, "bin", "grade_worker")
+            running = subprocess.run(["pgrep", "-f", "^" + worker + " " + out2],
+                                     capture_output=True, text=True).stdout.split()
+            if not running:
+                break
         if running:
             problems.append(f"workers still running after kill -9: {running}")
         rc2, err2 = grade(build, klass, out2, exercise)
