@@ -205,7 +205,7 @@ namespace {
 using namespace internal;
 
 constexpr unsigned kFirstSandboxUid = 61000;
-constexpr unsigned kSandboxUids = 64;                                // run steps, one each
+constexpr unsigned kSandboxUids = 64;                              // run steps, one each
 constexpr unsigned kCompileUid = kFirstSandboxUid + kSandboxUids;  // compile steps, shared
 
 /// A host uid for each sandboxed run, so that concurrent runs do not share RLIMIT_NPROC.
