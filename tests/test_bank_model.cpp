@@ -182,3 +182,22 @@ TEST_CASE("analyze() agrees with count_wavefronts() and lists each bank's words"
   CHECK(a.phases[0].banks[1].words.empty());
   CHECK(a.summary.wavefronts == 32);
 }
+
+TEST_CASE("R6 worked examples: shared atomics, native and CAS loops (measured on the H200)",
+          "[model][example]") {
+  // Native ATOMS (atomicAdd on int): like a store, the same word counted once.
+  expect(warp(Op::kAtomic, 4, [](int t) { return 4 * 32 * t; }), 32, 1);
+  expect(warp(Op::kAtomic, 4, [](int) { return 0; }), 1, 1);
+  expect(warp(Op::kAtomic, 4, [](int t) { return 4 * 2 * t; }), 2, 1);
+  expect(warp(Op::kAtomic, 4, [](int t) { return 4 * (t / 2); }), 1, 1);
+  // CAS loops (atomicAdd on float, u64): one lane per address and per bank succeeds each pass.
+  expect(warp(Op::kAtomicLoop, 4, [](int) { return 0; }), 32, 1);
+  expect(warp(Op::kAtomicLoop, 4, [](int t) { return 4 * (t / 2); }), 2, 1);
+  expect(warp(Op::kAtomicLoop, 4, [](int t) { return 4 * t; }), 1, 1);
+  expect(warp(Op::kAtomicLoop, 4, [](int t) { return 4 * 32 * t; }), 32, 1);
+  expect(warp(Op::kAtomicLoop, 8, [](int t) { return 8 * 16 * t; }), 16, 1);
+  expect(warp(Op::kAtomicLoop, 8, [](int t) { return 8 * 2 * t; }), 2, 1);
+  expect(warp(Op::kAtomicLoop, 8, [](int) { return 0; }), 32, 1);
+  CHECK(std::string(bankmodel::to_string(Op::kAtomic)) == "atomic");
+  CHECK(std::string(bankmodel::to_string(Op::kAtomicLoop)) == "atomic-loop");
+}

@@ -57,6 +57,8 @@ Module& module(const std::string& file) {
       {"gemm.cu", {"gemm_abt<0>", "gemm_abt<1>"}},
       {"reduction.cu", {"reduce_interleaved", "reduce_sequential", "reduce_shuffle"}},
       {"features.cu", {"reverse_dynamic", "two_arrays", "block3d", "histogram", "warp_exchange"}},
+      {"atomics_widths.cu",
+       {"atom_int", "atom_float", "atom_u64", "mixed_widths", "misaligned_float2"}},
       {"problems.cu",
        {"race_missing_sync", "race_same_word", "same_value_write", "oob_shared_write",
         "oob_into_next", "oob_dynamic", "uninitialized", "early_return", "oob_global",
@@ -233,7 +235,7 @@ TEST_CASE("corpus: transposes are correct and load 32 / 1 / 1 wavefronts per req
   }
 }
 
-TEST_CASE("corpus: tiled GEMM A*B^T is correct; unpadded B tile is 32-way, padded 1-way",
+TEST_CASE("corpus: tiled GEMM A*B^T is correct, unpadded B tile is 32-way, padded 1-way",
           "[banksim]") {
   const int m = 40, n = 36, k = 70;
   const auto a = random_floats(m * k, 1);
@@ -354,7 +356,7 @@ TEST_CASE("corpus: a 3-D block maps threads to lanes by linear id", "[banksim][f
   for (int i = 0; i < 64; ++i) CHECK(out.as<float>()[i] == static_cast<float>(i));
 }
 
-TEST_CASE("corpus: shared atomics do not race; __syncwarp orders lanes", "[banksim][feature]") {
+TEST_CASE("corpus: shared atomics do not race, __syncwarp orders lanes", "[banksim][feature]") {
   const int n = 1000;
   DeviceBuffer values(n * sizeof(int));
   for (int i = 0; i < n; ++i) values.as<int>()[i] = i * 7;
@@ -405,7 +407,7 @@ TEST_CASE("problem: a missing __syncthreads is a race, with both lines", "[banks
         std::string::npos);
 }
 
-TEST_CASE("problem: different values written by many threads race; same value only warns",
+TEST_CASE("problem: different values written by many threads race, same value only warns",
           "[banksim][problem]") {
   DeviceBuffer out(64 * sizeof(int));
   auto r = module("problems.cu").launch("race_same_word", {1, 64}, {out});
@@ -446,6 +448,62 @@ TEST_CASE(
   CHECK(p->line == line_of("oob_dynamic"));
   CHECK(p->thread.x == 16);
   CHECK(p->message.find("dynamic shared memory") != std::string::npos);
+}
+
+TEST_CASE("atomics: native ATOMS and CAS loops cost what the H200 measured (R6)",
+          "[banksim][example][atomics]") {
+  // Passes (wavefronts per request) for patterns s[lane], s[0], s[2 lane], one bank, s[lane/2]:
+  // ncu on the H200, measurements/h200-2026-11-30-atomics/.
+  const int native[5] = {1, 1, 2, 32, 1};   // atomicAdd(int): ATOMS.ADD, like a store
+  const int loop32[5] = {1, 32, 2, 32, 2};  // atomicAdd(float): LDS + ATOMS.CAST.SPIN loop
+  const int loop64[5] = {1, 32, 2, 16, 2};  // atomicAdd(u64): the 64-bit CAS loop
+  DeviceBuffer out(1024 * sizeof(double));
+  for (int p = 0; p < 5; ++p) {
+    INFO("pattern " << p);
+    const auto i = run_warp("atomics_widths.cu", "atom_int", {out, Arg::scalar(p)});
+    CHECK(i.problems.empty());
+    CHECK(per_request(i, "atomics_widths.cu", "atom_int", bankmodel::Op::kAtomic).first ==
+          native[p]);
+    const int expect_sum = 32;
+    int sum = 0;
+    for (int k = 0; k < 1024; ++k) sum += out.as<int>()[k];
+    CHECK(sum == expect_sum);
+    const auto f = run_warp("atomics_widths.cu", "atom_float", {out, Arg::scalar(p)});
+    CHECK(per_request(f, "atomics_widths.cu", "atom_float", bankmodel::Op::kAtomicLoop) ==
+          std::pair<double, double>{loop32[p], 1});
+    const auto u = run_warp("atomics_widths.cu", "atom_u64", {out, Arg::scalar(p)});
+    CHECK(per_request(u, "atomics_widths.cu", "atom_u64", bankmodel::Op::kAtomicLoop).first ==
+          loop64[p]);
+    CHECK(stats(u, marker(corpus("atomics_widths.cu"), "atom_u64"), bankmodel::Op::kAtomicLoop)
+              .variable == "s");
+  }
+}
+
+TEST_CASE("tracer: lanes of one call site with different widths are all kept",
+          "[banksim][tracer]") {
+  DeviceBuffer out(32 * sizeof(float));
+  const auto r = run_warp("atomics_widths.cu", "mixed_widths", {out});
+  const int line = marker(corpus("atomics_widths.cu"), "mixed");
+  std::uint64_t lanes = 0;
+  for (const auto* l : r.at_line(line)) {
+    if (l->op == kLoad) lanes += l->requests;
+  }
+  CHECK(lanes == 2);  // one 4-byte request (even lanes), one 8-byte request (odd lanes)
+  for (int t = 0; t < 32; ++t) {
+    CHECK(out.as<float>()[t] == static_cast<float>(4 * (t / 4) + t % 4));
+  }
+}
+
+TEST_CASE("problem: a misaligned 8-byte shared access is reported as on the GPU",
+          "[banksim][problem]") {
+  DeviceBuffer out(32 * sizeof(float));
+  const auto r = run_warp("atomics_widths.cu", "misaligned_float2", {out});
+  REQUIRE_FALSE(r.problems.empty());
+  const auto& p = r.problems.front();
+  CHECK(p.kind == "misaligned");
+  CHECK(p.line == marker(corpus("atomics_widths.cu"), "misaligned"));
+  CHECK(p.message.find("`raw`") != std::string::npos);
+  CHECK(p.message.find("mod 8 is 4") != std::string::npos);
 }
 
 TEST_CASE("problem: uninitialised shared read", "[banksim][problem]") {

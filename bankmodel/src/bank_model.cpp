@@ -1,4 +1,4 @@
-// bank_model.cpp - R0-R4 of docs/bank-rules.md.
+// bank_model.cpp - R0-R4 and R6 of docs/bank-rules.md.
 #include "bankmodel/bank_model.hpp"
 
 #include <algorithm>
@@ -97,10 +97,56 @@ int phase_wavefronts(const Request& r, LaneRange range) {
   return worst;
 }
 
+// R6: an atomic that nvcc builds as a compare-and-swap loop retries until every lane has
+// succeeded; each pass, one lane per address succeeds and, within a phase, one lane per bank.
+// The passes are the larger of the most lanes on one address and, over the phases, the most
+// lanes of one phase on one bank. Returns -1 for a request with no active lane.
+int cas_loop_passes(const Request& r, const std::array<LaneRange, 4>& ranges, int phases) {
+  int most = -1;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!r.is_active(lane)) continue;
+    int same = 0;
+    for (int other = 0; other < kWarpSize; ++other) {
+      same += (r.is_active(other) && r.offset(other) == r.offset(lane)) ? 1 : 0;
+    }
+    most = std::max(most, same);
+  }
+  for (int p = 0; p < phases; ++p) {
+    std::array<int, kNumBanks> per_bank{};
+    for (int lane = ranges[static_cast<std::size_t>(p)].first;
+         lane <= ranges[static_cast<std::size_t>(p)].last; ++lane) {
+      if (!r.is_active(lane)) continue;
+      const int bank = bank_of(r.offset(lane));
+      most = std::max(most, ++per_bank[static_cast<std::size_t>(bank)]);
+    }
+  }
+  return most;
+}
+
 }  // namespace
 
 const char* to_string(Op op) {
-  return op == Op::kLoad ? "load" : "store";
+  switch (op) {
+    case Op::kLoad:
+      return "load";
+    case Op::kStore:
+      return "store";
+    case Op::kAtomic:
+      return "atomic";
+    case Op::kAtomicLoop:
+      return "atomic-loop";
+  }
+  return "?";
+}
+
+bool parse_op(const std::string& text, Op* op) {
+  for (Op o : {Op::kLoad, Op::kStore, Op::kAtomic, Op::kAtomicLoop}) {
+    if (text == to_string(o)) {
+      *op = o;
+      return true;
+    }
+  }
+  return false;
 }
 
 bool is_valid_width(int width_bytes) {
@@ -164,6 +210,14 @@ Summary count_wavefronts(const Request& request) {
   s.paired_16b = uses_16b_pairing(request);
   std::array<LaneRange, 4> ranges{};
   s.phases = phase_ranges(request, s.paired_16b, ranges);
+  if (request.op() == Op::kAtomicLoop) {
+    const int passes = cas_loop_passes(request, ranges, s.phases);
+    if (passes > 0) {
+      s.wavefronts = passes;
+      s.ideal = 1;
+    }
+    return s;
+  }
   for (int p = 0; p < s.phases; ++p) {
     const int w = phase_wavefronts(request, ranges[static_cast<std::size_t>(p)]);
     if (w < 0) continue;  // R3: an empty phase costs nothing and is not part of the ideal

@@ -38,11 +38,19 @@ void for_each_piece(std::uintptr_t address, std::size_t size, F f) {
   }
 }
 
-inline void on_access(std::uintptr_t address, std::size_t size, Op op, std::uint64_t pc) {
+/// `typed`: the access comes from a fixed-width hook, which clang uses only when the access is
+/// aligned to min(size, 8) by its type; a pointer that breaks that promise (a float2 view of an
+/// odd word) is misaligned as on the GPU. Other accesses (memcpy, packed data) are split into
+/// naturally aligned pieces, as nvcc would emit them.
+inline void on_access(std::uintptr_t address, std::size_t size, Op op, std::uint64_t pc,
+                      bool typed = false) {
   Launch* launch = g_launch;
   if (launch == nullptr) return;
   const std::uintptr_t off = address - g_arena_lo;
   if (off < g_arena_size) {
+    if (typed && off % std::min<std::size_t>(size, 8) != 0) {
+      launch->misaligned_access(off, static_cast<std::uint32_t>(size), pc, true);
+    }
     if (size <= 16 && (size & (size - 1)) == 0 && off % size == 0) {
       launch->shared_access(static_cast<std::uint32_t>(off), static_cast<std::uint32_t>(size), op,
                             pc, 0);
@@ -52,6 +60,9 @@ inline void on_access(std::uintptr_t address, std::size_t size, Op op, std::uint
       });
     }
     return;
+  }
+  if (typed && address % std::min<std::size_t>(size, 8) != 0) {
+    launch->misaligned_access(address, static_cast<std::uint32_t>(size), pc, false);
   }
   launch->global_access(address, static_cast<std::uint32_t>(size), op, pc);
 }
@@ -124,14 +135,14 @@ std::uint64_t last_pc() {
 using banksim::rt::detail::on_access;
 
 #define BANKSIM_PC reinterpret_cast<std::uint64_t>(__builtin_return_address(0))
-#define BANKSIM_HOOKS(n)                                   \
-  extern "C" void __asan_load##n(std::uintptr_t a) {       \
-    on_access(a, n, bankmodel::Op::kLoad, BANKSIM_PC);     \
-  }                                                        \
-  extern "C" void __asan_store##n(std::uintptr_t a) {      \
-    on_access(a, n, bankmodel::Op::kStore, BANKSIM_PC);    \
-  }                                                        \
-  extern "C" void __asan_report_load##n(std::uintptr_t) {} \
+#define BANKSIM_HOOKS(n)                                      \
+  extern "C" void __asan_load##n(std::uintptr_t a) {          \
+    on_access(a, n, bankmodel::Op::kLoad, BANKSIM_PC, true);  \
+  }                                                           \
+  extern "C" void __asan_store##n(std::uintptr_t a) {         \
+    on_access(a, n, bankmodel::Op::kStore, BANKSIM_PC, true); \
+  }                                                           \
+  extern "C" void __asan_report_load##n(std::uintptr_t) {}    \
   extern "C" void __asan_report_store##n(std::uintptr_t) {}
 BANKSIM_HOOKS(1)
 BANKSIM_HOOKS(2)
@@ -221,11 +232,21 @@ T apply_atomic(int op, T* address, T value, T compare) {
   return old;
 }
 
+/// How nvcc 13 builds this atomic for sm_90 (docs/bank-rules.md R6, read from its SASS): a
+/// native ATOMS for 32-bit integers, exch and CAS; a compare-and-swap loop for float and double
+/// add and the other 64-bit operations.
+template <typename T>
+bankmodel::Op atomic_kind(int op) {
+  if (op == banksim_atomic::kExch || op == banksim_atomic::kCas) return bankmodel::Op::kAtomic;
+  if (std::is_integral<T>::value && sizeof(T) == 4) return bankmodel::Op::kAtomic;
+  return bankmodel::Op::kAtomicLoop;
+}
+
 template <typename T>
 T atomic_entry(int op, void* address, T value, T compare, std::uint64_t pc) {
   if (banksim::rt::detail::g_launch != nullptr) {
     banksim::rt::detail::g_launch->atomic_access(reinterpret_cast<std::uintptr_t>(address),
-                                                 sizeof(T), pc);
+                                                 sizeof(T), atomic_kind<T>(op), pc);
   }
   return apply_atomic(op, static_cast<T*>(address), value, compare);
 }

@@ -23,6 +23,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -118,7 +119,7 @@ struct Access {
   std::uint64_t pc;
   std::uint32_t offset;
   std::uint8_t size;
-  std::uint8_t op;  // 0 load, 1 store
+  std::uint8_t op;  // a bankmodel::Op
   std::uint16_t sub;
 };
 
@@ -196,10 +197,15 @@ class Launch {
   RunResult run();
 
   // Hooks.
+  /// A typed access whose address breaks its type's alignment (abi.cpp's hooks): shared
+  /// (offset in the arena) or global (an address).
+  void misaligned_access(std::uintptr_t where, std::uint32_t size, std::uint64_t pc, bool shared);
   void shared_access(std::uint32_t offset, std::uint32_t size, Op op, std::uint64_t pc,
                      std::uint16_t sub);
   void global_access(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc);
-  void atomic_access(std::uintptr_t address, std::uint32_t size, std::uint64_t pc);
+  void atomic_access(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc);
+  /// Appends one access to the thread's trace (stopping a runaway loop).
+  void trace(Thread* t, const Access& a);
   int syncthreads(std::uint64_t pc, int predicate);
   unsigned long long warp_rendezvous(unsigned mask, unsigned long long value, int src, int mode,
                                      std::uint64_t pc);
@@ -229,6 +235,9 @@ class Launch {
   void resolve_pending();
   bool separated_by_syncwarp(std::uint16_t other, std::uint16_t other_epoch) const;
   void uninitialized(std::uint32_t offset, std::uint64_t pc, int var);
+  /// An access of `size` bytes at a shared offset that is not a multiple of its alignment: the
+  /// GPU stops the kernel with "misaligned address".
+  void misaligned(std::uint32_t offset, std::uint32_t size, std::uint64_t pc, int var);
   void read_after_write(const Shadow& s, std::uint64_t pc, int var);
   void write_after_read(const Shadow& s, std::uint64_t pc, int var);
   void write_after_write(const Shadow& s, std::uint32_t offset, std::uint32_t size,
@@ -267,7 +276,8 @@ class Launch {
   std::vector<Shadow> shadow_;
   PendingWrite pending_;
 
-  std::unordered_map<std::uint64_t, std::size_t> site_index_;  // (pc, sub) -> sites
+  std::map<std::tuple<std::uint64_t, std::uint16_t, std::uint8_t, std::uint8_t>, std::size_t>
+      site_index_;  // (pc, sub, op, width) -> sites
   std::vector<SiteStats> sites_;
   std::map<std::string, std::size_t> problem_index_;
   std::vector<Region> known_;  // loaded images and fiber stacks

@@ -87,13 +87,16 @@ void Launch::shared_access(std::uint32_t offset, std::uint32_t size, Op op, std:
       s.w_pc = my_pc;
     }
   }
+  trace(t, Access{pc, offset, static_cast<std::uint8_t>(size), static_cast<std::uint8_t>(op), sub});
+}
+
+void Launch::trace(Thread* t, const Access& a) {
   if (t->trace->size() >= kMaxTracePerThread) {
     // A runaway loop, stopped before its trace exhausts memory; reported like a timeout.
     request_abort("timeout: a thread made more than " + std::to_string(kMaxTracePerThread) +
                   " shared-memory accesses between two barriers (an infinite loop?)");
   }
-  t->trace->push_back(Access{pc, offset, static_cast<std::uint8_t>(size),
-                             static_cast<std::uint8_t>(op == Op::kStore ? 1 : 0), sub});
+  t->trace->push_back(a);
   ++result_.traced_shared;
 }
 
@@ -109,6 +112,35 @@ void Launch::uninitialized(std::uint32_t offset, std::uint64_t pc, int var) {
          "read of shared memory that no thread of this block has written (`" + v.name + "`, byte " +
              std::to_string(offset - v.offset) +
              "): write it before reading, and put a __syncthreads() in between");
+}
+
+void Launch::misaligned(std::uint32_t offset, std::uint32_t size, std::uint64_t pc, int var) {
+  std::string where = "shared offset " + std::to_string(offset);
+  if (var >= 0) {
+    const SharedVar& v = layout_.vars[static_cast<std::size_t>(var)];
+    where = "`" + v.name + "`, byte " + std::to_string(offset - v.offset);
+  }
+  report("misaligned", false, pc, 0, current_, kNoThread, var,
+         std::to_string(size) + "-byte access at " + where + ": the address mod " +
+             std::to_string(size) + " is " + std::to_string(offset % size) +
+             " (the GPU stops with \"misaligned address\"); an access of N bytes needs an "
+             "address that is a multiple of N: check the row pitch and the cast");
+}
+
+void Launch::misaligned_access(std::uintptr_t where, std::uint32_t size, std::uint64_t pc,
+                               bool shared) {
+  if (current_ == nullptr) return;
+  g_last_pc = pc;
+  if (shared) {
+    const auto offset = static_cast<std::uint32_t>(where);
+    misaligned(offset, size, pc, var_at(offset));
+    return;
+  }
+  report("misaligned", false, pc, 0, current_, kNoThread, -1,
+         std::to_string(size) + "-byte global access at an address whose value mod " +
+             std::to_string(size) + " is " + std::to_string(where % size) +
+             " (the GPU stops with \"misaligned address\"): check the pointer arithmetic "
+             "before the cast");
 }
 
 void Launch::read_after_write(const Shadow& s, std::uint64_t pc, int var) {
@@ -164,7 +196,7 @@ void Launch::resolve_pending() {
   }
 }
 
-void Launch::atomic_access(std::uintptr_t address, std::uint32_t size, std::uint64_t pc) {
+void Launch::atomic_access(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc) {
   Thread* t = current_;
   if (t == nullptr) return;
   g_last_pc = pc;
@@ -176,9 +208,14 @@ void Launch::atomic_access(std::uintptr_t address, std::uint32_t size, std::uint
   }
   const auto offset = static_cast<std::uint32_t>(off);
   const int var = var_at(offset);
-  if (var < 0 || var_at(offset + size - 1) != var || offset % size != 0) {
+  if (var < 0 || var_at(offset + size - 1) != var) {
     report("out_of_bounds", false, pc, 0, t, kNoThread, var, describe_oob(offset, size));
     request_abort("atomic operation on an invalid shared address");
+    return;
+  }
+  if (offset % size != 0) {
+    misaligned(offset, size, pc, var);
+    return;
   }
   for (std::uint32_t b = offset; b < offset + size; ++b) {
     if (shadow_[b].w_interval < block_first_interval_) {
@@ -196,6 +233,8 @@ void Launch::atomic_access(std::uintptr_t address, std::uint32_t size, std::uint
     s.w_thread = kAtomicThread;
     s.w_pc = pc32(pc);
   }
+  // Traced like any shared access: atomics have bank conflicts too (docs/bank-rules.md R6).
+  trace(t, Access{pc, offset, static_cast<std::uint8_t>(size), static_cast<std::uint8_t>(op), 0});
 }
 
 // ---- Global memory --------------------------------------------------------------------------

@@ -245,7 +245,8 @@ void Launch::flush_warp(unsigned warp) {
       break;
     }
     for (std::size_t k = 0; k < n; ++k) {
-      if (a[k].pc != b[k].pc || a[k].sub != b[k].sub) {
+      if (a[k].pc != b[k].pc || a[k].sub != b[k].sub || a[k].op != b[k].op ||
+          a[k].size != b[k].size) {
         uniform = false;
         break;
       }
@@ -255,7 +256,7 @@ void Launch::flush_warp(unsigned warp) {
   if (uniform) {
     for (std::size_t k = 0; k < n; ++k) {
       const Access& a0 = (*threads_[first].trace)[k];
-      bankmodel::Request r(a0.op == 0 ? Op::kLoad : Op::kStore, a0.size);
+      bankmodel::Request r(static_cast<Op>(a0.op), a0.size);
       std::fill(std::begin(lane_access), std::end(lane_access), nullptr);
       for (unsigned i = first; i < last; ++i) {
         const Access& a = (*threads_[i].trace)[k];
@@ -265,29 +266,30 @@ void Launch::flush_warp(unsigned warp) {
       add_request(lane_access, r);
     }
   } else {
-    // Divergent lanes: the k-th execution of (pc, sub) by each lane forms request k of that site.
+    // Divergent lanes: the k-th execution of (pc, sub, op, width) by each lane forms request k of
+    // that site. A call site whose lanes use different widths (a memcpy of a lane-dependent size)
+    // gives one request per width: every lane is kept.
     struct Pending {
       bankmodel::Request request;
       const Access* lanes[bankmodel::kWarpSize];
     };
+    using Site = std::tuple<std::uint64_t, std::uint16_t, std::uint8_t, std::uint8_t>;
     std::vector<Pending> requests;
-    std::map<std::tuple<std::uint64_t, std::uint16_t, std::uint64_t>, std::size_t> index;
+    std::map<std::tuple<Site, std::uint64_t>, std::size_t> index;
     for (unsigned i = first; i < last; ++i) {
-      std::map<std::pair<std::uint64_t, std::uint16_t>, std::uint64_t> seen;
+      std::map<Site, std::uint64_t> seen;
       for (const Access& a : *threads_[i].trace) {
-        const std::uint64_t k = seen[{a.pc, a.sub}]++;
-        const auto key = std::make_tuple(a.pc, a.sub, k);
+        const Site site{a.pc, a.sub, a.op, a.size};
+        const std::uint64_t k = seen[site]++;
+        const auto key = std::make_tuple(site, k);
         auto it = index.find(key);
         if (it == index.end()) {
           it = index.emplace(key, requests.size()).first;
-          requests.push_back(
-              Pending{bankmodel::Request(a.op == 0 ? Op::kLoad : Op::kStore, a.size), {}});
+          requests.push_back(Pending{bankmodel::Request(static_cast<Op>(a.op), a.size), {}});
         }
         Pending& p = requests[it->second];
-        if (a.size == p.request.width()) {
-          p.request.set_lane(static_cast<int>(i - first), a.offset);
-          p.lanes[i - first] = &a;
-        }
+        p.request.set_lane(static_cast<int>(i - first), a.offset);
+        p.lanes[i - first] = &a;
       }
     }
     for (const Pending& p : requests) add_request(p.lanes, p.request);
@@ -299,7 +301,8 @@ void Launch::add_request(const Access* const* lane_access, const bankmodel::Requ
   const Access* any = nullptr;
   for (int i = 0; i < bankmodel::kWarpSize && any == nullptr; ++i) any = lane_access[i];
   if (any == nullptr) return;
-  const std::uint64_t key = any->pc * 64 + any->sub;
+  const auto key = std::make_tuple(any->pc, any->sub, static_cast<std::uint8_t>(request.op()),
+                                   static_cast<std::uint8_t>(request.width()));
   auto it = site_index_.find(key);
   if (it == site_index_.end()) {
     it = site_index_.emplace(key, sites_.size()).first;

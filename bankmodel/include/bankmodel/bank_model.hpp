@@ -31,11 +31,19 @@ inline constexpr int kBankBytes = 4;
 /// Bytes one wavefront can move (32 banks x 4 bytes, R5).
 inline constexpr int kWavefrontBytes = kNumBanks * kBankBytes;
 
-/// The kind of shared-memory instruction (R0).
-enum class Op { kLoad, kStore };
+/// The kind of shared-memory instruction (R0, R6).
+enum class Op {
+  kLoad,
+  kStore,
+  kAtomic,     ///< a native ATOMS (32-bit integer ops, exch, CAS): costed like a store (R6)
+  kAtomicLoop  ///< an atomic nvcc builds as a CAS loop (float/double add, 64-bit add/min/max/
+               ///< and/or/xor on sm_90): costed by its iterations (R6)
+};
 
-/// "load" or "store".
+/// "load", "store", "atomic" or "atomic-loop".
 const char* to_string(Op op);
+/// The Op that to_string() names; false for any other text.
+bool parse_op(const std::string& text, Op* op);
 
 /// Thrown for a request the hardware could not issue: a width not in {1,2,4,8,16}, an address
 /// not aligned to the width, or a lane outside 0..31. The message says which and what to do.

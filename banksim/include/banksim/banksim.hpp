@@ -146,7 +146,7 @@ struct LineStats {
 
 /// A problem found in a launch.
 struct Problem {
-  std::string kind;  ///< race, out_of_bounds, uninitialized_read, barrier_divergence,
+  std::string kind;  ///< race, out_of_bounds, misaligned, uninitialized_read, barrier_divergence,
                      ///< same_value_write (warning), timeout, crash
   bool warning = false;
   std::string file;

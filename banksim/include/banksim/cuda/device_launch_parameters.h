@@ -1,0 +1,6 @@
+// device_launch_parameters.h under banksim: what code written for nvcc includes. Everything banksim
+// provides of CUDA (keywords, built-in variables, vector types, intrinsics, the host API the course
+// uses) is already declared by banksim/cuda_host.hpp, which banksim force-includes before every
+// file; the CUDA toolkit's own device_launch_parameters.h is not used (its vector types differ from
+// banksim's traced ones).
+#pragma once

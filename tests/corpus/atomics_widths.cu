@@ -1,0 +1,62 @@
+// atomics_widths.cu - shared atomics (docs/bank-rules.md R6, numbers measured on the H200 with
+// ncu: measurements/h200-2026-11-30-atomics/), lanes of one call site using different widths,
+// and misaligned accesses. Lines under test are found by their "// @marker" comments.
+
+// pattern: 0 s[lane], 1 s[0], 2 s[2*lane], 3 s[32*lane] (64-bit: s[16*lane]), 4 s[lane/2]
+__device__ inline int atom_index(int lane, int pattern, int one_bank) {
+  return pattern == 0   ? lane
+         : pattern == 1 ? 0
+         : pattern == 2 ? 2 * lane
+         : pattern == 3 ? one_bank * lane
+                        : lane / 2;
+}
+
+__global__ void atom_int(int* out, int pattern) {
+  __shared__ int s[1024];
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x) s[i] = 0;
+  __syncthreads();
+  atomicAdd(&s[atom_index(threadIdx.x & 31, pattern, 32)], 1);  // @atom_int
+  __syncthreads();
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x) out[i] = s[i];
+}
+
+__global__ void atom_float(float* out, int pattern) {
+  __shared__ float s[1024];
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x) s[i] = 0.0f;
+  __syncthreads();
+  atomicAdd(&s[atom_index(threadIdx.x & 31, pattern, 32)], 1.0f);  // @atom_float
+  __syncthreads();
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x) out[i] = s[i];
+}
+
+__global__ void atom_u64(unsigned long long* out, int pattern) {
+  __shared__ unsigned long long s[512];
+  for (int i = threadIdx.x; i < 512; i += blockDim.x) s[i] = 0;
+  __syncthreads();
+  atomicAdd(&s[atom_index(threadIdx.x & 31, pattern, 16)], 1ull);  // @atom_u64
+  __syncthreads();
+  for (int i = threadIdx.x; i < 512; i += blockDim.x) out[i] = s[i];
+}
+
+// Lane t copies 4 bytes when t is even and 8 when it is odd, from one memcpy call site: every
+// lane must be counted (two requests, one per width), none dropped.
+__global__ void mixed_widths(float* out) {
+  __shared__ float s[256];
+  const int t = threadIdx.x;
+  s[2 * t] = static_cast<float>(t);
+  s[2 * t + 1] = 0.0f;
+  __syncthreads();
+  float v[2] = {0.0f, 0.0f};
+  __builtin_memcpy(v, &s[8 * (t / 4) + 2 * (t % 4)], (t % 2 == 0) ? 4 : 8);  // @mixed
+  out[t] = v[0] + v[1];
+}
+
+// A float2 view of an odd word: misaligned on the GPU ("misaligned address").
+__global__ void misaligned_float2(float* out) {
+  __shared__ float raw[80];
+  const int t = threadIdx.x;
+  for (int i = t; i < 80; i += 32) raw[i] = static_cast<float>(i);
+  __syncthreads();
+  const float2 v = reinterpret_cast<const float2*>(raw + 1)[t];  // @misaligned
+  out[t] = v.x + v.y;
+}
