@@ -201,23 +201,13 @@ void run_worker(std::vector<std::string> argv, SandboxSpec spec, bool sandboxed,
 
 }  // namespace internal
 
-namespace {
-using namespace internal;
+namespace internal {
 
-constexpr unsigned kFirstSandboxUid = 61000;
-constexpr unsigned kSandboxUids = 64;                              // run steps, one each
-constexpr unsigned kCompileUid = kFirstSandboxUid + kSandboxUids;  // compile steps, shared
-
-/// A host uid for each sandboxed run, so that concurrent runs do not share RLIMIT_NPROC.
 unsigned next_sandbox_uid() {
   static std::atomic<unsigned> n{0};
   return kFirstSandboxUid + n++ % kSandboxUids;
 }
 
-/// Kills what a grader stopped with SIGKILL can leave behind: a sandbox's init (its own pid
-/// namespace's pid 1, sleeping) orphaned under a sandbox uid. Only orphans (parent pid 1) are
-/// killed, so sandboxes of other graders running at the same time are left alone; killing the
-/// init ends its whole namespace. Called once when grading starts.
 void sweep_orphaned_sandboxes() {
   std::error_code ec;
   for (fs::directory_iterator it("/proc", ec), end; !ec && it != end; it.increment(ec)) {
@@ -235,6 +225,11 @@ void sweep_orphaned_sandboxes() {
     }
   }
 }
+
+}  // namespace internal
+
+namespace {
+using namespace internal;
 
 class CpuBackend : public Backend {
  public:
@@ -338,7 +333,7 @@ std::unique_ptr<Backend> make_backend(const std::string& mode, const BackendOpti
           "MODE=cpu, or run on a machine with a GPU";
       return nullptr;
     }
-    auto gpu = make_gpu_backend(why);
+    auto gpu = make_gpu_backend(options, why);
     if (!gpu && mode == "auto") {
       std::fprintf(stderr, "grade: %s\ngrade: using the CPU model instead\n", why->c_str());
       return make_cpu_backend(options);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "grader/backend.hpp"
+#include "grader/protocol.hpp"
 #include "grader/sandbox.hpp"
 
 namespace grader::internal {
@@ -29,5 +30,24 @@ void run_child(std::vector<std::string> argv, const std::filesystem::path& dir,
 /// or not, reading the report pipe while it runs; fills every field of `out`.
 void run_worker(std::vector<std::string> argv, SandboxSpec spec, bool sandboxed,
                 const WorkerJob& job, WorkerOutcome& out);
+
+/// Host uids of sandboxed steps when the grader runs as root: one per run step, in turn (so that
+/// concurrent runs do not share RLIMIT_NPROC), and one shared by compile steps.
+constexpr unsigned kFirstSandboxUid = 61000;
+constexpr unsigned kSandboxUids = 64;
+constexpr unsigned kCompileUid = kFirstSandboxUid + kSandboxUids;
+unsigned next_sandbox_uid();
+/// Kills what a grader stopped with SIGKILL can leave behind: a sandbox's init (its own pid
+/// namespace's pid 1, sleeping) orphaned under a sandbox uid. Only orphans (parent pid 1) are
+/// killed, so sandboxes of other graders running at the same time are left alone; killing the
+/// init ends its whole namespace. Called once when grading starts.
+void sweep_orphaned_sandboxes();
+
+/// Per kernel launch (in order), the shared-memory instructions (LDS, STS, ATOMS; predicated or
+/// not) of ncu's source page (`ncu -i R --page source --csv --print-source sass`).
+std::vector<std::vector<protocol::Site>> parse_source_page(const std::string& csv,
+                                                           const std::string& file);
+/// compute-sanitizer's findings in one tool's log as report issues (kind, line, message).
+std::vector<protocol::Issue> sanitizer_issues(const std::string& text, const std::string& tool);
 
 }  // namespace grader::internal

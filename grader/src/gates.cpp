@@ -176,8 +176,9 @@ Totals totals(const protocol::RunReport& report) {
 }
 
 bankmodel::Request request_from(const protocol::Site& s) {
-  bankmodel::Request r(s.worst_op == "load" ? bankmodel::Op::kLoad : bankmodel::Op::kStore,
-                       s.worst_width);
+  bankmodel::Op op = bankmodel::Op::kLoad;
+  bankmodel::parse_op(s.worst_op, &op);  // protocol::decode has checked the name
+  bankmodel::Request r(op, s.worst_width);
   for (int t = 0; t < bankmodel::kWarpSize; ++t) {
     const long long o = s.worst_offsets[static_cast<std::size_t>(t)];
     if (o >= 0) r.set_lane(t, static_cast<std::uint64_t>(o));
@@ -281,8 +282,25 @@ Verdict no_problems(const Evidence& ev, const std::vector<Gate>& earlier) {
   return Verdict::pass("no race, out-of-bounds access, uninitialised read or divergent barrier");
 }
 
+/// The hardware counters of the measured size could not be read (GPU mode): why, or "".
+std::string counters_missing(const Evidence& ev) {
+  if (!ev.student.empty() && !ev.student[0].counters_error.empty()) {
+    return ev.student[0].counters_error;
+  }
+  if (ev.have_baseline && !ev.baseline.counters_error.empty()) return ev.baseline.counters_error;
+  return "";
+}
+
+Verdict counters_verdict(const std::string& why) {
+  return Verdict::fail(
+      "the shared-memory counters could not be read on this grading machine (a grading-machine "
+      "problem, not your code; the instructor should check Nsight Compute): " +
+      why.substr(0, 300));
+}
+
 Verdict conflicts(const Evidence& ev, const std::vector<Gate>& earlier) {
   if (!passed(earlier, GateId::kCorrect)) return Verdict::skip("needs a correct kernel first");
+  if (const std::string why = counters_missing(ev); !why.empty()) return counters_verdict(why);
   const ExerciseSpec& spec = *ev.spec;
   const protocol::RunReport& rep = ev.run(0);
   const Totals st = totals(rep);
@@ -402,6 +420,7 @@ Verdict uses_shared(const Evidence& ev, const std::vector<Gate>& earlier) {
   if (!passed(earlier, GateId::kCorrect)) return Verdict::skip("needs a correct kernel first");
   if (!ev.have_baseline)
     return Verdict::fail("the baseline kernel could not be run to compare with");
+  if (const std::string why = counters_missing(ev); !why.empty()) return counters_verdict(why);
   const ExerciseSpec& spec = *ev.spec;
   const Totals st = totals(ev.run(0));
   const Totals bt = totals(ev.baseline.report.runs[0]);

@@ -10,11 +10,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <random>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "backend_internal.hpp"
 #include "grader/backend.hpp"
+#include "grader/policy.hpp"
 
 namespace grader {
 namespace fs = std::filesystem;
@@ -64,7 +67,10 @@ double number(const std::string& s) {
   return t.empty() ? 0.0 : std::atof(t.c_str());
 }
 
-/// Per kernel launch (in order), the LDS/STS instructions of ncu's source page.
+}  // namespace
+
+namespace internal {
+
 std::vector<std::vector<protocol::Site>> parse_source_page(const std::string& csv,
                                                            const std::string& file) {
   std::vector<std::vector<protocol::Site>> launches;
@@ -91,16 +97,28 @@ std::vector<std::vector<protocol::Site>> parse_source_page(const std::string& cs
     };
     std::string src = col("Source");
     src.erase(0, src.find_first_not_of(' '));
-    const bool load = src.rfind("LDS", 0) == 0 && src.rfind("LDSM", 0) != 0;
-    const bool store = src.rfind("STS", 0) == 0;
+    // A predicated instruction ("@!P0 STS [R3], R4") is a shared access all the same.
+    std::string opcode = src;
+    if (!opcode.empty() && opcode[0] == '@') {
+      const auto space = opcode.find(' ');
+      opcode = space == std::string::npos ? "" : opcode.substr(space + 1);
+      opcode.erase(0, opcode.find_first_not_of(' '));
+    }
+    const bool load = opcode.rfind("LDS", 0) == 0 && opcode.rfind("LDSM", 0) != 0;
+    const bool store = opcode.rfind("STS", 0) == 0;
+    const bool atomic = opcode.rfind("ATOMS", 0) == 0;
     const double executed = number(col("Instructions Executed"));
-    if ((!load && !store) || executed == 0) continue;
+    if ((!load && !store && !atomic) || executed == 0) continue;
     const double wf = number(col("L1 Wavefronts Shared"));
     const double ideal = number(col("L1 Wavefronts Shared Ideal"));
     protocol::Site site;
     site.file = file;
     site.source = src;
-    site.op = load ? "load" : "store";
+    // ATOMS.CAST is the body of a compare-and-swap loop (docs/bank-rules.md R6).
+    site.op = load                                 ? "load"
+              : store                              ? "store"
+              : opcode.rfind("ATOMS.CAST", 0) == 0 ? "atomic-loop"
+                                                   : "atomic";
     site.bytes = static_cast<int>(number(col("Access Size")) / 8);
     site.requests = static_cast<std::uint64_t>(executed);
     site.wavefronts = static_cast<std::uint64_t>(wf);
@@ -110,13 +128,18 @@ std::vector<std::vector<protocol::Site>> parse_source_page(const std::string& cs
   return launches;
 }
 
-/// compute-sanitizer's findings as report issues (kind, line, message).
 std::vector<protocol::Issue> sanitizer_issues(const std::string& text, const std::string& tool) {
   std::vector<protocol::Issue> issues;
-  static const std::regex summary(R"((\d+) (errors|hazards))");
-  std::smatch m;
-  if (!std::regex_search(text, m, summary) || m[1].str() == "0") return issues;
+  // "ERROR SUMMARY: 1 error", "RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)":
+  // any non-zero count of errors or hazards is a finding.
+  static const std::regex summary(R"((\d+) (errors?|hazards?)\b)");
+  bool found = false;
+  for (std::sregex_iterator it(text.begin(), text.end(), summary), end; it != end; ++it) {
+    if ((*it)[1].str() != "0") found = true;
+  }
+  if (!found) return issues;
   static const std::regex where(R"(in (\S+):(\d+))");
+  std::smatch m;
   std::string message;
   int line = 0;
   std::istringstream in(text);
@@ -125,19 +148,57 @@ std::vector<protocol::Issue> sanitizer_issues(const std::string& text, const std
   while (std::getline(in, l) && kept < 4) {
     if (l.rfind("========= ", 0) != 0 || l.find("COMPUTE-SANITIZER") != std::string::npos) continue;
     const std::string body = l.substr(10);
-    if (body.empty() || body.find("SUMMARY") != std::string::npos) continue;
+    if (body.find_first_not_of(' ') == std::string::npos ||
+        body.find("SUMMARY") != std::string::npos) {
+      continue;
+    }
     if (line == 0 && std::regex_search(body, m, where)) line = std::stoi(m[2].str());
-    message += (message.empty() ? "" : " | ") + body;
+    message += (message.empty() ? "" : " | ") + body.substr(body.find_first_not_of(' '));
     ++kept;
   }
-  issues.push_back({tool == "racecheck" ? "race" : "out_of_bounds", "error", "", line, 0,
-                    "compute-sanitizer " + tool + ": " + message});
+  // The kind, as banksim names the same problem.
+  std::string kind = "out_of_bounds";
+  if (tool == "racecheck") kind = "race";
+  if (tool == "initcheck") kind = "uninitialized_read";
+  if (tool == "synccheck") kind = "barrier_divergence";
+  std::string lower = message;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (tool == "memcheck" && lower.find("misaligned") != std::string::npos) kind = "misaligned";
+  issues.push_back({kind, "error", "", line, 0, "compute-sanitizer " + tool + ": " + message});
   return issues;
 }
 
+}  // namespace internal
+
+namespace {
+
 class GpuBackend : public Backend {
  public:
-  GpuBackend() {
+  explicit GpuBackend(bool sandboxed) : sandboxed_(sandboxed) {
+    // The toolkit's tools and where they really live: bound read-only into the sandboxes when
+    // outside /usr (which every sandbox sees), and their folders first on the PATH inside.
+    std::set<std::string> bins;
+    for (const char* t : {"nvcc", "ncu", "compute-sanitizer"}) {
+      const std::string found = shell(std::string("command -v ") + t);
+      if (found.empty()) continue;
+      std::error_code ec;
+      for (const fs::path& p : {fs::path(found), fs::canonical(found, ec)}) {
+        if (p.empty()) continue;
+        bins.insert(p.parent_path().string());
+        fs::path top = p.parent_path();
+        while (top.has_parent_path() && top.parent_path() != top.root_path() &&
+               top.parent_path() != "/opt" && top.parent_path() != "/usr/local") {
+          top = top.parent_path();
+        }
+        if (top.string().rfind("/usr/", 0) != 0 && top != "/usr" &&
+            std::find(tool_roots_.begin(), tool_roots_.end(), top) == tool_roots_.end()) {
+          tool_roots_.push_back(top);
+        }
+      }
+    }
+    for (const auto& b : bins) path_ += b + ":";
+    path_ += "/usr/local/bin:/usr/bin:/bin";
     gpu_ = shell("nvidia-smi --query-gpu=name --format=csv,noheader | head -1");
     driver_ = shell("nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1");
     std::string cap = shell("nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1");
@@ -175,95 +236,87 @@ class GpuBackend : public Backend {
     WorkerOutcome out;
     write_inputs(job, dir);
     if (job.request.kind == "host") {
-      // Host exercises have no kernel: the CPU worker grades them the same way on any machine.
-      run_child(
-          {(self_dir() / "grade_worker").string(), dir.string(), "--report-fd", "{report_fd}"}, dir,
-          cpu_limits, out, "output.log", &job);
+      // Host exercises have no kernel: the CPU worker grades them the same way on any machine,
+      // on a copy of the file in the worker's own folder (the sandbox sees nothing else of the
+      // submission).
+      WorkerJob local = job;
+      const fs::path copy = dir / "src" / fs::path(job.request.file).filename();
+      fs::create_directories(copy.parent_path());
+      std::ofstream(copy, std::ios::binary) << read_file(job.request.file);
+      local.request.file = copy.string();
+      write_inputs(local, dir);
+      SandboxSpec spec = base_spec(cpu_limits);
+      for (const fs::path& p :
+           {self_dir(), self_dir().parent_path() / "lib", course_root() / "gpu" / "include",
+            course_root() / "banksim" / "include"}) {
+        if (fs::exists(p)) spec.ro_paths.push_back(p);
+      }
+      spec.memory_bytes = cpu_limits.memory_bytes;
+      spec.rw_dir = dir;
+      spec.sandbox_uid = next_sandbox_uid();
+      run_worker(
+          {(self_dir() / "grade_worker").string(), dir.string(), "--report-fd", "{report_fd}"},
+          spec, sandboxed_, local, out);
       return out;
     }
-    // The student's file is its own translation unit: no macro of it reaches the harness.
-    const fs::path root = course_root();
     const fs::path worker = dir / "worker";
-    const std::string unit = fmt::format(
-        "// Generated by the grader: the file under test as its own translation unit.\n"
-        "#include \"course_todo.h\"\n#include \"{}\"\n"
-        "extern \"C\" const void* course_student_kernel() {{\n"
-        "  return reinterpret_cast<const void*>(&{});\n}}\n",
-        fs::absolute(job.request.file).string(), job.request.kernel);
-    std::ofstream(dir / "student_unit.cu") << unit;
-    std::vector<std::string> nvcc = {"nvcc",
-                                     "-O3",
-                                     "-std=c++17",
-                                     "-arch=sm_" + arch_,
-                                     "-lineinfo",
-                                     "-I" + (root / "gpu").string(),
-                                     "-I" + (root / "gpu/include").string(),
-                                     "-I" + (root / "grader/include").string(),
-                                     (root / "gpu/worker.cu").string(),
-                                     (dir / "student_unit.cu").string(),
-                                     "-o",
-                                     worker.string()};
-    // Builds are cached by content (the same file is built once for all sizes).
-    std::string sources = read_file(job.request.file) + unit + arch_;
-    for (const char* f : {"gpu/worker.cu", "gpu/harness.cuh", "grader/include/grader/protocol.hpp",
-                          "gpu/include/course_todo.h"}) {
-      sources += read_file(root / f);
-    }
-    const std::string key = fmt::format("{:016x}", std::hash<std::string>{}(sources));
-    const fs::path cached = dir.parent_path() / "gpu-build-cache" / key;
-    WorkerOutcome build;
-    if (fs::exists(cached / "worker")) {
-      fs::copy_file(cached / "worker", worker, fs::copy_options::overwrite_existing);
-    } else {
-      run_child(resolve(nvcc), dir, Limits{180.0, limits.memory_bytes}, build, "build.log");
-      if (build.exit_status == 0 && fs::exists(worker)) {
-        fs::create_directories(cached);
-        fs::copy_file(worker, cached / "worker", fs::copy_options::overwrite_existing);
-      }
-    }
-    if (build.exit_status != 0 || !fs::exists(worker)) {
-      const std::string log = read_file(dir / "build.log");
-      static const std::regex err(R"((\S+)\((\d+)\): error: ([^\n]*))");
-      std::smatch m;
-      std::string message = "nvcc could not build the kernel";
-      if (std::regex_search(log, m, err)) {
-        message = fs::path(m[1].str()).string() + ":" + m[2].str() + ": error: " + m[3].str();
-      }
+    std::string failure;
+    if (!build_worker(job, dir, &failure)) {
       out.started = true;
-      out.exit_status = build.exit_status;
+      out.exit_status = 1;
       out.report.runs.resize(job.request.runs.size());
       out.report.run_received.assign(job.request.runs.size(), false);
-      out.report.compile = {true, false, message, log};
+      out.report.compile = {true, false, failure, read_file(dir / "build.log")};
       return out;
     }
-    // Correctness run and timing.
-    run_child({worker.string(), dir.string(), "--report-fd", "{report_fd}"}, dir, limits, out,
-              "output.log", &job);
-    // Hardware counters per instruction, and the sanitizers, on a run without timing loops.
+    // Correctness run and timing, then hardware counters per instruction and the sanitizers on
+    // runs without timing loops: each in its own sandbox that sees the GPU's device nodes.
+    SandboxSpec spec = base_spec(limits);
+    spec.rw_dir = dir;
+    spec.dev_nodes = gpu_nodes();
+    spec.sandbox_uid = next_sandbox_uid();
+    run_worker({worker.string(), dir.string(), "--report-fd", "{report_fd}"}, spec, sandboxed_, job,
+               out);
     if (ncu_ && job.profile && out.exit_status == 0) {
       WorkerOutcome prof;
-      run_child(resolve({"ncu", "--clock-control", "none", "--section", "SourceCounters", "-f",
-                         "-o", (dir / "prof").string(), worker.string(), dir.string(),
-                         "--report-fd", "{report_fd}", "--once"}),
-                dir, Limits{300.0, limits.memory_bytes}, prof, "ncu.log", &job);
-      WorkerOutcome page;
-      run_child(resolve({"ncu", "-i", (dir / "prof.ncu-rep").string(), "--page", "source", "--csv",
-                         "--print-source", "sass"}),
-                dir, Limits{300.0, limits.memory_bytes}, page, "ncu-source.csv");
-      const auto launches = parse_source_page(read_file(dir / "ncu-source.csv"), job.request.file);
+      SandboxSpec p = spec;
+      p.wall_seconds = p.cpu_seconds = 300;
+      p.profiler = true;  // the driver gives counters to admins only: see SandboxSpec::profiler
+      run_worker(resolve({"ncu", "--clock-control", "none", "--section", "SourceCounters", "-f",
+                          "-o", (dir / "prof").string(), worker.string(), dir.string(),
+                          "--report-fd", "{report_fd}", "--once"}),
+                 p, sandboxed_, job, prof);
+      // The report file was written in the sandbox's folder: read by ncu, size-capped, never
+      // trusted beyond the shared-memory counters it gives.
+      const SandboxResult page =
+          tool(resolve({"ncu", "-i", (dir / "prof.ncu-rep").string(), "--page", "source", "--csv",
+                        "--print-source", "sass"}),
+               p, std::size_t{64} << 20);
+      const auto launches = parse_source_page(page.stdout_text, job.request.file);
+      if (launches.empty()) {
+        std::string why = prof.output_tail + page.stderr_text + page.error;
+        std::ofstream(dir / "ncu.log", std::ios::app) << why;
+        static const std::regex err(R"(==ERROR==[^\n]*)");
+        std::smatch m;
+        out.counters_error =
+            std::regex_search(why, m, err)
+                ? m.str()
+                : "ncu produced no source page (exit status " + std::to_string(prof.exit_status) +
+                      "): " + (why.size() > 400 ? why.substr(why.size() - 400) : why);
+      }
       for (std::size_t k = 0; k < launches.size() && k < out.report.runs.size(); ++k) {
         auto& sites = out.report.runs[k].sites;
         sites.insert(sites.end(), launches[k].begin(), launches[k].end());
       }
     }
     if (sanitizer_ && job.sanitize && out.exit_status == 0 && !out.report.runs.empty()) {
-      for (const char* tool : {"memcheck", "racecheck"}) {
-        WorkerOutcome san;
-        const std::string log = std::string("sanitizer-") + tool + ".log";
-        run_child(resolve({"compute-sanitizer", "--tool", tool, "--print-limit", "5",
-                           worker.string(), dir.string(), "--report-fd", "{report_fd}", "--once"}),
-                  dir, Limits{300.0, limits.memory_bytes}, san, log, &job);
-        const auto issues = sanitizer_issues(read_file(dir / log), tool);
+      for (const char* name : {"memcheck", "racecheck", "initcheck", "synccheck"}) {
+        SandboxSpec t = spec;
+        t.wall_seconds = t.cpu_seconds = 300;
+        const SandboxResult r = tool(resolve({"compute-sanitizer", "--tool", name, "--print-limit",
+                                              "5", worker.string(), dir.string(), "--once"}),
+                                     t, std::size_t{1} << 20);
+        const auto issues = sanitizer_issues(r.stdout_text + r.stderr_text, name);
         auto& into = out.report.runs.back().issues;
         into.insert(into.end(), issues.begin(), issues.end());
       }
@@ -278,6 +331,185 @@ class GpuBackend : public Backend {
     return argv;
   }
 
+  /// Limits, the CUDA toolkit and the driver's libraries, common to every step.
+  SandboxSpec base_spec(const Limits& limits) const {
+    SandboxSpec spec;
+    spec.cpu_seconds = limits.seconds;
+    spec.wall_seconds = limits.seconds;
+    spec.memory_bytes = limits.memory_bytes;
+    spec.ro_paths = tool_roots_;
+    // NVIDIA's tools find their parts under /opt/nvidia as well (ncu's wrapper looks for its
+    // nsight-compute folder there): read-only, like /usr.
+    std::error_code ec;
+    if (fs::is_directory("/opt/nvidia", ec) && std::find(spec.ro_paths.begin(), spec.ro_paths.end(),
+                                                         "/opt/nvidia") == spec.ro_paths.end()) {
+      spec.ro_paths.push_back("/opt/nvidia");
+    }
+    if (const char* ld = std::getenv("LD_LIBRARY_PATH"); ld != nullptr && *ld != '\0') {
+      // The loader's folders, visible inside (those under /usr already are).
+      spec.extra_env.push_back(std::string("LD_LIBRARY_PATH=") + ld);
+      std::istringstream dirs(ld);
+      std::string d;
+      while (std::getline(dirs, d, ':')) {
+        std::error_code dir_ec;
+        if (d.empty() || d[0] != '/' || d.rfind("/usr/", 0) == 0 || !fs::is_directory(d, dir_ec)) {
+          continue;
+        }
+        spec.ro_paths.push_back(d);
+      }
+    }
+    spec.extra_env.push_back("PATH=" + path_);
+    return spec;
+  }
+
+  /// The GPU's device nodes (/dev/nvidia0, nvidiactl, nvidia-uvm, the MIG capabilities...).
+  static std::vector<std::string> gpu_nodes() {
+    std::vector<std::string> nodes;
+    std::error_code ec;
+    for (const fs::path& dir : {fs::path("/dev"), fs::path("/dev/nvidia-caps")}) {
+      for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.rfind("nvidia", 0) == 0 && it->is_character_file(ec)) {
+          nodes.push_back(it->path().string());
+        }
+      }
+    }
+    return nodes;
+  }
+
+  /// A tool run whose output is read (not a worker: no report pipe).
+  SandboxResult tool(const std::vector<std::string>& argv, SandboxSpec spec,
+                     std::size_t output_cap) const {
+    spec.output_cap = output_cap;
+    spec.pass_fds.clear();
+    try {
+      return sandboxed_ ? run_sandboxed(argv, spec) : run_unsandboxed(argv, spec);
+    } catch (const std::exception& e) {
+      SandboxResult r;
+      r.exit_status = 127;
+      r.error = e.what();
+      return r;
+    }
+  }
+
+  /// Builds DIR/worker: the timing harness (the grader's own code, built once per content,
+  /// unsandboxed) linked with the student's file compiled as its own translation unit in a
+  /// sandbox that may write only DIR; between the two, the compiled object is checked against
+  /// the submission policy (grader/policy.hpp). Cached by content. False with *failure set when
+  /// the file does not compile or breaks the policy.
+  bool build_worker(const WorkerJob& job, const fs::path& dir, std::string* failure) const {
+    const fs::path root = course_root();
+    const fs::path cache = dir.parent_path() / "gpu-build-cache";
+    fs::create_directories(cache);
+    const std::vector<std::string> flags = {"-O3", "-std=c++17", "-arch=sm_" + arch_, "-lineinfo"};
+    // The harness object.
+    std::string harness_text = arch_;
+    for (const char* f : {"gpu/worker.cu", "gpu/harness.cuh", "grader/include/grader/protocol.hpp",
+                          "gpu/include/course_todo.h"}) {
+      harness_text += read_file(root / f);
+    }
+    // Beside the grader's own binaries (written by the grader only), so that every run of this
+    // grader shares it: nvcc needs about half a minute for it.
+    const fs::path harness_dir = self_dir().parent_path() / "gpu-harness";
+    fs::create_directories(harness_dir);
+    const fs::path harness =
+        harness_dir / fmt::format("harness-{:016x}.o", std::hash<std::string>{}(harness_text));
+    if (!fs::exists(harness)) {
+      const std::string tmp = harness.string() + fmt::format(".{:08x}.tmp", std::random_device{}());
+      std::vector<std::string> argv = {"nvcc"};
+      argv.insert(argv.end(), flags.begin(), flags.end());
+      argv.insert(argv.end(),
+                  {"-I" + (root / "gpu").string(), "-I" + (root / "gpu/include").string(),
+                   "-I" + (root / "grader/include").string(), "-c",
+                   (root / "gpu/worker.cu").string(), "-o", tmp});
+      WorkerOutcome h;
+      run_child(resolve(argv), dir, Limits{300.0, 0}, h, "harness-build.log");
+      if (h.exit_status != 0) {
+        *failure = "the grader's GPU harness did not build (a grader problem, not yours): " +
+                   read_file(dir / "harness-build.log").substr(0, 2000);
+        return false;
+      }
+      fs::rename(tmp, harness);
+    }
+    // The submission policy on the source, as in CPU mode, before nvcc sees it.
+    const std::string text = read_file(job.request.file);
+    const std::string name = fs::path(job.request.file).filename().string();
+    if (const auto v = check_source_policy(text); !v.empty()) {
+      *failure = fmt::format("{}:{}: policy: {}", name, v.front().line, v.front().message);
+      if (v.size() > 1) *failure += fmt::format(" (+{} more)", v.size() - 1);
+      return false;
+    }
+    // The student's unit: a copy of the file in DIR, included by a generated wrapper.
+    const fs::path src = dir / "src" / fs::path(job.request.file).filename();
+    fs::create_directories(src.parent_path());
+    std::ofstream(src, std::ios::binary) << text;
+    const std::string unit = fmt::format(
+        "// Generated by the grader: the file under test as its own translation unit.\n"
+        "#include \"course_todo.h\"\n#include \"{}\"\n"
+        "extern \"C\" const void* course_student_kernel() {{\n"
+        "  return reinterpret_cast<const void*>(&{});\n}}\n",
+        src.string(), job.request.kernel);
+    std::ofstream(dir / "student_unit.cu") << unit;
+    const std::string key = fmt::format(
+        "{:016x}", std::hash<std::string>{}(text + unit + harness.filename().string() + arch_));
+    const fs::path cached = cache / key;
+    const fs::path worker = dir / "worker";
+    if (fs::exists(cached / "worker")) {
+      fs::copy_file(cached / "worker", worker, fs::copy_options::overwrite_existing);
+      return true;
+    }
+    SandboxSpec build = base_spec(Limits{180.0, 0});
+    build.ro_paths.push_back(root / "gpu" / "include");
+    build.ro_paths.push_back(harness_dir);
+    build.rw_dir = dir;
+    build.sandbox_uid = kCompileUid;
+    build.processes = 128;
+    std::vector<std::string> compile = {"nvcc"};
+    compile.insert(compile.end(), flags.begin(), flags.end());
+    compile.insert(compile.end(),
+                   {"-I" + (root / "gpu/include").string(), "-c",
+                    (dir / "student_unit.cu").string(), "-o", (dir / "student.o").string()});
+    SandboxResult r = tool(resolve(compile), build, std::size_t{1} << 20);
+    std::ofstream(dir / "build.log") << r.stdout_text << r.stderr_text << r.error;
+    if (r.exit_status != 0 || !fs::exists(dir / "student.o")) {
+      const std::string log = r.stdout_text + r.stderr_text;
+      static const std::regex err(R"((\S+)\((\d+)\): error: ([^\n]*))");
+      std::smatch m;
+      *failure = "nvcc could not build the kernel";
+      if (std::regex_search(log, m, err)) {
+        *failure =
+            fs::path(m[1].str()).filename().string() + ":" + m[2].str() + ": error: " + m[3].str();
+      } else if (!r.error.empty()) {
+        *failure += ": " + r.error;
+      }
+      return false;
+    }
+    const auto violations = check_gpu_object_policy(dir / "student.o", harness);
+    if (!violations.empty()) {
+      *failure = name + ": policy: " + violations.front().message;
+      if (violations.size() > 1) *failure += fmt::format(" (+{} more)", violations.size() - 1);
+      return false;
+    }
+    std::vector<std::string> link = {
+        "nvcc", "-arch=sm_" + arch_, harness.string(), (dir / "student.o").string(),
+        "-o",   worker.string()};
+    r = tool(resolve(link), build, std::size_t{1} << 20);
+    std::ofstream(dir / "build.log", std::ios::app) << r.stdout_text << r.stderr_text << r.error;
+    if (r.exit_status != 0 || !fs::exists(worker)) {
+      *failure = "the kernel compiled but did not link with the grader's harness: " +
+                 (r.stderr_text.empty() ? r.error : r.stderr_text.substr(0, 500));
+      return false;
+    }
+    fs::create_directories(cached);
+    const fs::path tmp = cached / fmt::format("worker.{:08x}.tmp", std::random_device{}());
+    fs::copy_file(worker, tmp, fs::copy_options::overwrite_existing);
+    fs::rename(tmp, cached / "worker");
+    return true;
+  }
+
+  bool sandboxed_ = true;
+  std::vector<fs::path> tool_roots_;  ///< toolkit folders outside /usr, bound read-only
+  std::string path_;                  ///< PATH inside: the toolkit's bin folders first
   std::string gpu_, driver_, arch_, cuda_;
   bool ncu_ = false;
   bool sanitizer_ = false;
@@ -285,14 +517,15 @@ class GpuBackend : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_gpu_backend(std::string* why) {
+std::unique_ptr<Backend> make_gpu_backend(const BackendOptions& options, std::string* why) {
   if (!have("nvcc")) {
     *why =
         "MODE=gpu: a GPU is present but nvcc is not on the PATH: install the CUDA toolkit, or "
         "grade with MODE=cpu";
     return nullptr;
   }
-  return std::make_unique<GpuBackend>();
+  if (options.sandbox) sweep_orphaned_sandboxes();
+  return std::make_unique<GpuBackend>(options.sandbox);
 }
 
 }  // namespace grader

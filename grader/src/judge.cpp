@@ -123,7 +123,7 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
     WorkerJob job = job_for(ev.file, spec.kernel, "kernel");
     job.request.runs = {runs[k]};
     job.inputs = {ev.inputs[k]};
-    job.profile = ev.caps.can_profile && k == 0;                  // counters at the measured size
+    job.profile = ev.caps.can_profile;  // counters at every size: a pad for one size shows
     job.sanitize = ev.caps.can_sanitize && k + 1 == runs.size();  // sanitizers at the smallest
     ev.student.push_back(backend.run(
         job, fresh_dir(ev.options, fmt::format("{}-student-{}", spec.slug, k)), Limits{60.0}));

@@ -129,13 +129,14 @@ std::vector<PolicyViolation> check_source_policy(const std::string& text) {
   const std::string code = strip(text);
   static const std::regex include(R"(^\s*#\s*include\s*[<"]([^>"]+)[>"])");
   static const std::regex identity(
-      R"(^\s*#\s*(if|ifdef|ifndef|elif)\b.*\b(__clang__|__clang_major__|__NVCC__|__CUDACC__|__CUDA_ARCH__|__CUDA_ARCH_LIST__|__GNUC__|__GNUG__|__llvm__|__INTEL_COMPILER|_MSC_VER|BANKSIM\w*|__SANITIZE_ADDRESS__|__has_feature)\b)");
+      R"(^\s*#\s*(if|ifdef|ifndef|elif)\b.*\b(__clang__|__clang_major__|__NVCC__|__CUDACC__|__CUDA_ARCH__|__CUDA_ARCH_LIST__|__GNUC__|__GNUG__|__llvm__|__INTEL_COMPILER|_MSC_VER|BANKSIM\w*|__BANKSIM\w*|__SANITIZE_ADDRESS__|__has_feature)\b)");
   static const std::regex assembly(R"(\b(asm|__asm__|__asm)\b)");
   static const std::regex attribute(
       R"(\b(constructor|destructor|no_sanitize\w*|no_instrument_function|disable_sanitizer_instrumentation|init_priority|section|naked|ifunc|alias|weak|visibility|used|retain)\b)");
   static const std::regex attr_context(R"(__attribute__|\[\[|__declspec)");
   static const std::regex reserved(
       R"(\b(__asan_\w*|__sanitizer\w*|__sancov\w*|banksim\w*|__ubsan\w*|__msan\w*|__tsan\w*)\b)");
+  static const std::regex runtime(R"(\b(cuda[A-Z]\w*|__cuda\w*|course_student_kernel)\s*\()");
   static const std::regex process(
       R"(\b(main|_init|_fini|atexit|at_quick_exit|dlopen|dlsym|syscall)\b\s*\()");
   // The raw text keeps the #include targets (they are string-like).
@@ -166,6 +167,11 @@ std::vector<PolicyViolation> check_source_policy(const std::string& text) {
     if (std::regex_search(line, attr_context) && std::regex_search(line, m, attribute)) {
       v.push_back({n, "the attribute '" + m[1].str() +
                           "' is not allowed: it changes what runs or what is traced"});
+    }
+    if (std::regex_search(line, m, runtime)) {
+      v.push_back({n, "the CUDA runtime function " + m[1].str() +
+                          " is the grader's: a submission defines kernels and device functions, "
+                          "no host code (the grader allocates, launches and times)"});
     }
     if (std::regex_search(line, m, reserved)) {
       v.push_back(
@@ -268,6 +274,166 @@ std::vector<PolicyViolation> check_object_policy(const std::filesystem::path& so
       v.push_back({0, "calls " + name +
                           ", which a submission may not use (allowed: math functions, printf, "
                           "the CUDA intrinsics banksim provides)"});
+    }
+  }
+  return v;
+}
+
+namespace {
+
+/// The symbols of a relocatable ELF64 object, and what its init/fini arrays point at.
+struct RelocatableObject {
+  struct Symbol {
+    std::string name;
+    bool defined = false;
+    bool weak = false;
+    bool global = false;
+  };
+  std::vector<Symbol> symbols;
+  std::vector<std::string> init, fini;  ///< functions the arrays call ("" when unnamed)
+  std::string error;                    ///< why the object could not be read
+};
+
+RelocatableObject read_relocatable(const std::filesystem::path& path) {
+  RelocatableObject o;
+  std::ifstream in(path, std::ios::binary);
+  const std::string b((std::istreambuf_iterator<char>(in)), {});
+  if (b.size() < sizeof(Elf64_Ehdr) || std::memcmp(b.data(), ELFMAG, SELFMAG) != 0) {
+    o.error = "is not an ELF file";
+    return o;
+  }
+  Elf64_Ehdr eh;
+  std::memcpy(&eh, b.data(), sizeof eh);
+  if (eh.e_type != ET_REL || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+      eh.e_shoff + std::size_t{eh.e_shnum} * sizeof(Elf64_Shdr) > b.size() ||
+      eh.e_shstrndx >= eh.e_shnum) {
+    o.error = "is not a readable relocatable object";
+    return o;
+  }
+  std::vector<Elf64_Shdr> sh(eh.e_shnum);
+  std::memcpy(sh.data(), b.data() + eh.e_shoff, sh.size() * sizeof(Elf64_Shdr));
+  for (const Elf64_Shdr& s : sh) {
+    if (s.sh_type != SHT_NOBITS && s.sh_offset + s.sh_size > b.size()) {
+      o.error = "has a section outside the file";
+      return o;
+    }
+  }
+  auto str = [&](const Elf64_Shdr& tab, std::size_t off) -> std::string {
+    if (off >= tab.sh_size) return "";
+    const char* p = b.data() + tab.sh_offset + off;
+    return std::string(p, strnlen(p, tab.sh_size - off));
+  };
+  const Elf64_Shdr* symtab = nullptr;
+  for (const Elf64_Shdr& s : sh) {
+    if (s.sh_type == SHT_SYMTAB) symtab = &s;
+  }
+  if (symtab == nullptr || symtab->sh_link >= sh.size()) {
+    o.error = "has no symbol table";
+    return o;
+  }
+  std::vector<Elf64_Sym> syms(symtab->sh_size / sizeof(Elf64_Sym));
+  std::memcpy(syms.data(), b.data() + symtab->sh_offset, syms.size() * sizeof(Elf64_Sym));
+  const Elf64_Shdr& strtab = sh[symtab->sh_link];
+  for (const Elf64_Sym& s : syms) {
+    const int bind = ELF64_ST_BIND(s.st_info);
+    RelocatableObject::Symbol sym;
+    sym.name = str(strtab, s.st_name);
+    sym.defined = s.st_shndx != SHN_UNDEF;
+    sym.weak = bind == STB_WEAK;
+    sym.global = bind == STB_GLOBAL || bind == STB_WEAK;
+    o.symbols.push_back(sym);
+  }
+  // The function a relocation points at: a named symbol, or a section symbol plus an addend
+  // (the function of that section at that offset).
+  auto target = [&](const Elf64_Rela& r) -> std::string {
+    const std::size_t i = ELF64_R_SYM(r.r_info);
+    if (i >= syms.size()) return "";
+    const Elf64_Sym& s = syms[i];
+    if (ELF64_ST_TYPE(s.st_info) != STT_SECTION) return str(strtab, s.st_name);
+    for (const Elf64_Sym& f : syms) {
+      if (ELF64_ST_TYPE(f.st_info) == STT_FUNC && f.st_shndx == s.st_shndx &&
+          f.st_value == static_cast<std::uint64_t>(r.r_addend)) {
+        return str(strtab, f.st_name);
+      }
+    }
+    return "";
+  };
+  for (const Elf64_Shdr& r : sh) {
+    if (r.sh_type != SHT_RELA || r.sh_info >= sh.size()) continue;
+    const Elf64_Shdr& into = sh[r.sh_info];
+    const bool is_init = into.sh_type == SHT_INIT_ARRAY || into.sh_type == SHT_PREINIT_ARRAY;
+    const bool is_fini = into.sh_type == SHT_FINI_ARRAY;
+    if (!is_init && !is_fini) continue;
+    std::vector<Elf64_Rela> rel(r.sh_size / sizeof(Elf64_Rela));
+    std::memcpy(rel.data(), b.data() + r.sh_offset, rel.size() * sizeof(Elf64_Rela));
+    for (const Elf64_Rela& x : rel) (is_init ? o.init : o.fini).push_back(target(x));
+  }
+  const Elf64_Shdr& names = sh[eh.e_shstrndx];
+  for (const Elf64_Shdr& s : sh) {
+    const std::string name = str(names, s.sh_name);
+    if (name == ".ctors" || name == ".dtors") o.init.push_back(name);
+  }
+  return o;
+}
+
+}  // namespace
+
+std::vector<PolicyViolation> check_gpu_object_policy(const std::filesystem::path& student,
+                                                     const std::filesystem::path& harness) {
+  std::vector<PolicyViolation> v;
+  const RelocatableObject s = read_relocatable(student);
+  if (!s.error.empty()) return {{0, "the compiled object " + s.error}};
+  const RelocatableObject h = read_relocatable(harness);
+  if (!h.error.empty()) return {{0, "the grader's harness object " + h.error}};
+  // nvcc's registration of the file's kernels, and nothing else, runs before main.
+  for (const std::string& fn : s.init) {
+    if (fn != "_ZL24__sti____cudaRegisterAllv") {
+      v.push_back({0, "the compiled object runs code before the kernels (" +
+                          (fn.empty() ? std::string("an unnamed function") : fn) +
+                          "): static constructors and global initialisers that call functions "
+                          "are not allowed"});
+    }
+  }
+  for (const std::string& fn : s.fini) {
+    v.push_back({0, "the compiled object runs code after the kernels (" +
+                        (fn.empty() ? std::string("an unnamed function") : fn) +
+                        "): destructors are not allowed"});
+  }
+  static const std::set<std::string> nvcc_entry = {"__cudaRegisterFatBinary",
+                                                   "__cudaRegisterFatBinaryEnd",
+                                                   "__cudaUnregisterFatBinary",
+                                                   "__cudaRegisterFunction",
+                                                   "__cudaRegisterVar",
+                                                   "__cudaRegisterManagedVar",
+                                                   "__cudaPopCallConfiguration",
+                                                   "__cudaPushCallConfiguration",
+                                                   "__cudaLaunchKernel",
+                                                   "__cudaGetKernel",
+                                                   "__cudaRegisterLinkedBinary",
+                                                   "atexit",
+                                                   "cudaLaunchKernel"};
+  std::set<std::string> harness_uses, harness_strong;
+  for (const auto& sym : h.symbols) {
+    if (sym.name.empty() || !sym.global) continue;
+    if (!sym.defined) harness_uses.insert(sym.name);
+    if (sym.defined && !sym.weak) harness_strong.insert(sym.name);
+  }
+  std::set<std::string> seen;
+  for (const auto& sym : s.symbols) {
+    if (sym.name.empty() || !sym.global || !seen.insert(sym.name).second) continue;
+    if (!sym.defined) {
+      if (nvcc_entry.count(sym.name) == 0 && !allowed_symbol(sym.name, true)) {
+        v.push_back({0, "calls " + sym.name +
+                            ", which a submission may not use (allowed: math functions, printf, "
+                            "the CUDA intrinsics)"});
+      }
+      continue;
+    }
+    if (sym.name == "course_student_kernel") continue;  // the grader's own entry point
+    if (harness_uses.count(sym.name) != 0 || harness_strong.count(sym.name) != 0) {
+      v.push_back({0, "defines " + sym.name +
+                          ", which the grader's timing harness uses: a submission may define "
+                          "only its own kernels, device functions, constants and types"});
     }
   }
   return v;

@@ -629,6 +629,7 @@ Plan common_plan(const std::vector<std::string>& argv, const SandboxSpec& spec, 
   if (const char* devices = std::getenv("CUDA_VISIBLE_DEVICES")) {
     plan.env.push_back(std::string("CUDA_VISIBLE_DEVICES=") + devices);
   }
+  plan.env.insert(plan.env.end(), spec.extra_env.begin(), spec.extra_env.end());
 
   // Limits. Without root, hard limits cannot be raised: clamp to the current ones.
   const bool root = geteuid() == 0;
@@ -685,7 +686,8 @@ std::size_t depth(const fs::path& p) {
 
 SandboxResult run_sandboxed(const std::vector<std::string>& argv, const SandboxSpec& spec) {
   const bool root = geteuid() == 0;
-  Plan plan = common_plan(argv, spec, root);
+  const bool admin = root && spec.profiler;
+  Plan plan = common_plan(argv, spec, root && !admin);
   std::vector<std::pair<fs::path, bool>> binds;  // path, writable
   for (const auto& p : spec.ro_paths) {
     if (!fs::exists(p))
@@ -705,28 +707,22 @@ SandboxResult run_sandboxed(const std::vector<std::string>& argv, const SandboxS
     r.error = std::string("bubblewrap (bwrap) is not installed: ") + kInstallHint;
     return r;
   }
-  if (root && !rw.empty() && chown(rw.c_str(), spec.sandbox_uid, spec.sandbox_uid) != 0) {
+  // The profiler keeps uid 0 but not CAP_DAC_OVERRIDE: its folder must be root's again.
+  const unsigned owner = admin ? 0 : spec.sandbox_uid;
+  if (root && !rw.empty() && chown(rw.c_str(), owner, owner) != 0) {
     throw_errno(("chown " + rw.string()).c_str());
   }
 
   Pipe status = make_pipe();
   const std::string id = std::to_string(kInsideId);
-  std::vector<std::string> a = {bwrap,
-                                "--unshare-all",
-                                "--unshare-user",
-                                "--disable-userns",
-                                "--die-with-parent",
-                                "--new-session",
-                                "--uid",
-                                id,
-                                "--gid",
-                                id,
-                                "--cap-drop",
-                                "ALL",
-                                "--proc",
-                                "/proc",
-                                "--dev",
-                                "/dev"};
+  std::vector<std::string> a = {bwrap, "--unshare-all", "--die-with-parent", "--new-session"};
+  if (admin) {
+    a.insert(a.end(), {"--cap-drop", "ALL", "--cap-add", "CAP_SYS_ADMIN"});
+  } else {
+    a.insert(a.end(),
+             {"--unshare-user", "--disable-userns", "--uid", id, "--gid", id, "--cap-drop", "ALL"});
+  }
+  a.insert(a.end(), {"--proc", "/proc", "--dev", "/dev"});
   for (const auto& node : spec.dev_nodes) {
     std::error_code ec;
     if (fs::exists(node, ec)) a.insert(a.end(), {"--dev-bind", node, node});

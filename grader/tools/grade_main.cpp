@@ -10,6 +10,8 @@
 // gets OUT/<student>/results.json and OUT/gradebook.csv. Exits 0 whenever grading itself
 // completed, whatever the score; 2 when it could not (bad folder, no backend).
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 
 #include <atomic>
@@ -393,6 +395,24 @@ void write_doc_pages(const fs::path& dir, bool instructor) {
 
 }  // namespace
 
+/// The first folder on the way to `p` that other users may not enter (no o+x), or "".
+std::string closed_ancestor(const fs::path& p) {
+  fs::path walk;
+  for (const auto& part : fs::absolute(p)) {
+    walk /= part;
+    struct stat st;
+    if (stat(walk.c_str(), &st) != 0) break;  // not there yet: created by the grader
+    if (S_ISDIR(st.st_mode) && (st.st_mode & S_IXOTH) == 0) return walk.string();
+  }
+  return "";
+}
+
+/// The folder of this executable.
+fs::path exe_dir() {
+  std::error_code ec;
+  return fs::canonical("/proc/self/exe", ec).parent_path();
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"Grade the bank-conflict exercises (CPU model via banksim, or a GPU)"};
   Options o;
@@ -438,6 +458,22 @@ int main(int argc, char** argv) {
       return 0;
     }
     std::string why;
+    if (!o.no_sandbox && geteuid() == 0) {
+      // As root the sandboxes run as uids 61000-61064: every folder they use must be enterable.
+      fs::create_directories(o.out);
+      for (const fs::path& p : {fs::absolute(o.out), grader::course_root(), exe_dir()}) {
+        const std::string closed = closed_ancestor(p);
+        if (!closed.empty()) {
+          std::cerr << "grade: the sandbox runs student code as another user (uids 61000-61064), "
+                       "who cannot enter "
+                    << closed << " (on the way to " << p.string()
+                    << "): keep the course, the grader and --out under folders others may enter "
+                       "(chmod o+x "
+                    << closed << ", or use e.g. /srv or /tmp)\n";
+          return 2;
+        }
+      }
+    }
     grader::BackendOptions bo;
     bo.sandbox = !o.no_sandbox;
     bo.cache_dir = fs::absolute(o.out) / "banksim-cache";

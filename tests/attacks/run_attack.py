@@ -3,7 +3,9 @@
 (1) the verdict the attack must get and (2) that nothing outside the sandbox changed: a
 classmate's folder, a canary file beside the submission, the repository's solutions/, and the
 host's /tmp (no /tmp/pwned-NAME), and that no process of the attack is left.
-  tests/attacks/run_attack.py BUILD_DIR NAME
+  tests/attacks/run_attack.py BUILD_DIR NAME [--mode gpu]
+  tests/attacks/run_attack.py BUILD_DIR all --mode gpu     (every attack; a summary table last)
+In GPU mode an attack's "gpu_expect" (when present) replaces "expect".
 """
 import hashlib
 import json
@@ -61,8 +63,18 @@ def build_submission(a, student):
 
 def main():
     build, name = sys.argv[1], sys.argv[2]
+    mode = sys.argv[sys.argv.index("--mode") + 1] if "--mode" in sys.argv else "cpu"
     attacks = {a["name"]: a for a in json.load(open(os.path.join(ROOT, "tests/attacks/attacks.json")))["attacks"]}
-    a = attacks[name]
+    if name == "all":
+        failed = [n for n in attacks if run_one(build, attacks[n], mode) != 0]
+        print(f"attacks in {mode} mode: {len(attacks) - len(failed)}/{len(attacks)} as expected"
+              + (f"; unexpected: {', '.join(failed)}" if failed else ""))
+        return 1 if failed else 0
+    return run_one(build, attacks[name], mode)
+
+
+def run_one(build, a, mode):
+    name = a["name"]
     marker = f"/tmp/pwned-{name}"
     if os.path.exists(marker):
         os.remove(marker)
@@ -77,7 +89,7 @@ def main():
         before = (digest(classmate), open(os.path.join(work, "canary.txt")).read(),
                   digest(os.path.join(ROOT, "solutions")))
         out = os.path.join(work, "out")
-        cmd = [os.path.join(build, "bin", "grade"), "--mode", "cpu", "--seed", "7", "--submission",
+        cmd = [os.path.join(build, "bin", "grade"), "--mode", mode, "--seed", "7", "--submission",
                student, "--exercise", a["exercise"], "--out", out]
         r = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=300)
         problems = []
@@ -88,7 +100,7 @@ def main():
         tests = res["tests"]
         builds = next(t for t in tests if t["name"].endswith(": builds"))
         passed = builds["score"] == builds["max_score"]
-        e = a["expect"]
+        e = a.get("gpu_expect", a["expect"]) if mode == "gpu" else a["expect"]
         if passed != e["builds"]:
             problems.append(f"builds gate {'passed' if passed else 'failed'}: {builds['output']}")
         if "reason" in e:
@@ -110,7 +122,7 @@ def main():
         left = [p for p in left if int(p) != os.getpid()]
         if left:
             problems.append(f"processes left: {left}")
-        print(f"attack {name}: score {score}; builds: {builds['output'][:300]}")
+        print(f"attack {name} ({mode}): score {score}; builds: {builds['output'][:300]}")
         for p in problems:
             print("FAIL:", p)
         return 1 if problems else 0

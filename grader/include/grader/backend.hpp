@@ -41,6 +41,9 @@ struct WorkerOutcome {
   std::string output_tail;  ///< the child's stdout and stderr, last few KiB
   double seconds = 0.0;
   protocol::Report report;  ///< validated frames from the report pipe
+  /// Set when hardware counters were asked for and could not be read (the profiler's message):
+  /// the gates that need them then say so instead of judging an empty profile.
+  std::string counters_error;
   /// Run k finished and all its buffers came back.
   bool ran(std::size_t k) const {
     return k < report.runs.size() && report.run_received[k] && report.runs[k].completed &&
@@ -100,7 +103,7 @@ std::unique_ptr<Backend> make_backend(const std::string& mode, const BackendOpti
 std::unique_ptr<Backend> make_cpu_backend(const BackendOptions& options);
 
 /// The GPU backend (gpu_backend.cpp); nullptr with `why` set when it cannot be used.
-std::unique_ptr<Backend> make_gpu_backend(std::string* why);
+std::unique_ptr<Backend> make_gpu_backend(const BackendOptions& options, std::string* why);
 
 /// The repository's root (for the baselines and gpu/include).
 std::filesystem::path course_root();

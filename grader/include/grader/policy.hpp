@@ -28,4 +28,13 @@ std::vector<PolicyViolation> check_source_policy(const std::string& text);
 /// (no tracer runtime). An unreadable or malformed object is a violation.
 std::vector<PolicyViolation> check_object_policy(const std::filesystem::path& so, bool host);
 
+/// GPU mode: checks the student's translation unit compiled by nvcc into a relocatable object
+/// (`nvcc -c`), before it is linked to the timing harness (`harness`, also a relocatable
+/// object). Its init array may hold only nvcc's kernel registration, its fini array nothing; its
+/// host code may call only the allowlist and nvcc's launch and registration entry points; and it
+/// may define nothing the harness references or defines strongly (a submission that defines
+/// `cudaEventElapsedTime` would otherwise replace the CUDA runtime's, and the timing with it).
+std::vector<PolicyViolation> check_gpu_object_policy(const std::filesystem::path& student,
+                                                     const std::filesystem::path& harness);
+
 }  // namespace grader

@@ -174,6 +174,11 @@ inline nlohmann::json to_json(const Site& s) {
   return j;
 }
 
+/// The access kinds a site may name (bankmodel::to_string of each bankmodel::Op).
+inline bool known_op(const std::string& op) {
+  return op == "load" || op == "store" || op == "atomic" || op == "atomic-loop";
+}
+
 inline Site site_from_json(const nlohmann::json& j) {
   Site s;
   s.file = j.value("file", "");
@@ -182,6 +187,7 @@ inline Site site_from_json(const nlohmann::json& j) {
   s.variable = j.value("variable", "");
   s.op = j.value("op", "load");
   s.bytes = j.value("bytes", 4);
+  if (!known_op(s.op)) throw std::runtime_error("a site with an unknown op '" + s.op + "'");
   s.requests = j.value("requests", std::uint64_t{0});
   s.wavefronts = j.value("wavefronts", std::uint64_t{0});
   s.ideal = j.value("ideal", std::uint64_t{0});
@@ -190,10 +196,19 @@ inline Site site_from_json(const nlohmann::json& j) {
     s.has_worst = true;
     s.worst_op = w.value("op", "load");
     s.worst_width = w.value("width", 4);
+    if (!known_op(s.worst_op) || (s.worst_width & (s.worst_width - 1)) != 0 || s.worst_width <= 0 ||
+        s.worst_width > 16) {
+      throw std::runtime_error("a site's worst request has an unknown op or width");
+    }
     s.worst_offsets.fill(-1);
     const auto& offsets = w.at("offsets");
     for (std::size_t t = 0; t < 32 && t < offsets.size(); ++t) {
-      if (!offsets[t].is_null()) s.worst_offsets[t] = offsets[t].get<long long>();
+      if (offsets[t].is_null()) continue;
+      const long long o = offsets[t].get<long long>();
+      if (o < 0 || o % s.worst_width != 0 || o >= (1LL << 24)) {
+        throw std::runtime_error("a site's worst request has a lane offset out of range");
+      }
+      s.worst_offsets[t] = o;
     }
   }
   return s;

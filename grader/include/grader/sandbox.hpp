@@ -59,6 +59,16 @@ struct SandboxSpec {
   /// File descriptors opened by the caller that the program keeps, at the same numbers (>= 3),
   /// e.g. the write end of a report pipe. All other descriptors are closed in the child.
   std::vector<int> pass_fds;
+  /// Extra environment entries ("NAME=value"), after the minimal PATH, HOME, TMPDIR and LANG
+  /// (e.g. LD_LIBRARY_PATH for the GPU driver's libraries).
+  std::vector<std::string> extra_env;
+  /// For a GPU profiler (ncu) only: the NVIDIA driver gives hardware counters to admins alone,
+  /// so with the grader running as root the sandbox keeps uid 0 and, of all capabilities, only
+  /// CAP_SYS_ADMIN, without a user namespace. Every other wall holds (own pid/net/ipc/uts/mount
+  /// namespaces, the read-only view, the limits). Use it only for a binary whose own code has
+  /// passed the submission policy (no host code of the student's runs; device code cannot make
+  /// system calls). Ignored when the grader is not root.
+  bool profiler = false;
   /// Host uid and gid the sandbox runs as when the grader is root (ignored otherwise).
   /// RLIMIT_NPROC counts every process of this uid on the host: sandboxes that run at the same
   /// time should each get a uid that nothing else uses.

@@ -1,0 +1,146 @@
+// The GPU backend's readers, tested on what the tools really print on the H200
+// (tests/gpu-fixtures/, recorded by scripts/gpu-integrity.sh from bad_kernels.cu), and the GPU
+// submission policy on objects that nvcc really builds (nvcc works without a GPU).
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "../grader/src/backend_internal.hpp"
+#include "grader/policy.hpp"
+
+namespace fs = std::filesystem;
+using grader::internal::parse_source_page;
+using grader::internal::sanitizer_issues;
+
+namespace {
+
+std::string fixture(const std::string& name) {
+  std::ifstream in("tests/gpu-fixtures/" + name, std::ios::binary);
+  REQUIRE(in.good());
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("ncu source page: predicated stores and both kinds of shared atomics are sites",
+          "[gpu][parser]") {
+  const auto launches = parse_source_page(fixture("ncu-source-atomics.csv"), "bad_kernels.cu");
+  REQUIRE(launches.size() == 1);
+  int stores = 0, loads = 0, atomics = 0, loops = 0;
+  for (const auto& s : launches[0]) {
+    stores += s.op == "store";
+    loads += s.op == "load";
+    atomics += s.op == "atomic";
+    loops += s.op == "atomic-loop";
+    if (s.op == "atomic-loop") {
+      CHECK(s.requests == 125);  // the CAS loop of 64 threads on one float: 125 passes
+      CHECK(s.wavefronts == 250);
+    }
+  }
+  CHECK(stores == 3);   // "@!P1 STS" twice, "@!P0 STS" once: all predicated
+  CHECK(loads == 3);    // the CAS loop's LDS, and the two final reads
+  CHECK(atomics == 1);  // ATOMS.POPC.INC: nvcc's warp-aggregated atomicAdd(int, 1)
+  CHECK(loops == 1);    // ATOMS.CAST.SPIN
+}
+
+TEST_CASE("compute-sanitizer logs: each tool's finding with its kind and line", "[gpu][parser]") {
+  struct Case {
+    const char* file;
+    const char* tool;
+    const char* kind;
+    int line;
+  };
+  for (const Case& c :
+       {Case{"sanitizer-memcheck-oob.log", "memcheck", "out_of_bounds", 10},
+        Case{"sanitizer-memcheck-misaligned.log", "memcheck", "misaligned", 19},
+        Case{"sanitizer-racecheck-race.log", "racecheck", "race", 25},
+        Case{"sanitizer-initcheck-uninit.log", "initcheck", "uninitialized_read", 30},
+        Case{"sanitizer-synccheck-divergent.log", "synccheck", "barrier_divergence", 36}}) {
+    INFO(c.file);
+    const auto issues = sanitizer_issues(fixture(c.file), c.tool);
+    REQUIRE(issues.size() == 1);
+    CHECK(issues[0].kind == c.kind);
+    CHECK(issues[0].line == c.line);
+    CHECK(issues[0].message.find("compute-sanitizer " + std::string(c.tool)) == 0);
+  }
+  CHECK(sanitizer_issues(fixture("sanitizer-memcheck-atomics.log"), "memcheck").empty());
+}
+
+namespace {
+
+/// Compiles `source` with nvcc for sm_90 into a relocatable object in a fresh folder.
+fs::path nvcc_object(const std::string& name, const std::string& source) {
+  const fs::path dir = fs::temp_directory_path() / ("gpu-policy-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / (name + ".cu")) << source;
+  const std::string cmd = "nvcc -c -O3 -std=c++17 -arch=sm_90 -I gpu/include " +
+                          (dir / (name + ".cu")).string() + " -o " +
+                          (dir / (name + ".o")).string() + " >" + (dir / "log").string() + " 2>&1";
+  INFO(cmd);
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  return dir / (name + ".o");
+}
+
+const char* kUnitTail =
+    "extern \"C\" const void* course_student_kernel() {\n"
+    "  return reinterpret_cast<const void*>(&copy);\n}\n";
+
+}  // namespace
+
+TEST_CASE("GPU object policy: nvcc's registration passes, runtime overrides and constructors fail",
+          "[gpu][policy]") {
+  REQUIRE(std::system("nvcc --version >/dev/null 2>&1") == 0);  // a course dependency
+  // A stand-in for the timing harness: it calls the CUDA runtime's timer.
+  const fs::path harness =
+      nvcc_object("harness",
+                  "#include <cstdio>\nint main() { cudaEvent_t a, b; cudaEventCreate(&a); "
+                  "cudaEventCreate(&b);\n"
+                  "  float ms = 0; cudaEventElapsedTime(&ms, a, b); std::printf(\"%f\", ms); }\n");
+  const std::string kernel =
+      "#include \"course_todo.h\"\n"
+      "__global__ void copy(float* o, const float* i) {\n"
+      "  __shared__ float s[32]; s[threadIdx.x] = i[threadIdx.x]; __syncthreads();\n"
+      "  o[threadIdx.x] = s[31 - threadIdx.x]; }\n";
+  SECTION("an honest kernel") {
+    CHECK(grader::check_gpu_object_policy(nvcc_object("honest", kernel + kUnitTail), harness)
+              .empty());
+  }
+  SECTION("a kernel file that replaces the runtime's timer, the name hidden by a macro") {
+    const auto v = grader::check_gpu_object_policy(
+        nvcc_object("timer", kernel +
+                                 "#define PASTE(a, b) a##b\n"
+                                 "cudaError_t PASTE(cudaEvent, ElapsedTime)(float* ms, "
+                                 "cudaEvent_t, cudaEvent_t) { *ms = 1000; return cudaSuccess; }\n" +
+                                 kUnitTail),
+        harness);
+    REQUIRE(v.size() == 1);
+    CHECK(v[0].message.find("defines cudaEventElapsedTime") != std::string::npos);
+  }
+  SECTION("a static constructor behind a macro") {
+    const auto v = grader::check_gpu_object_policy(
+        nvcc_object("ctor", kernel +
+                                "#include <cstdlib>\n#define RUN(x) static int g = (x);\n"
+                                "RUN(std::system(\"true\"))\n" +
+                                kUnitTail),
+        harness);
+    REQUIRE_FALSE(v.empty());
+    bool before = false, system_call = false;
+    for (const auto& x : v) {
+      before = before || x.message.find("runs code before the kernels") != std::string::npos;
+      system_call = system_call || x.message.find("calls system") != std::string::npos;
+    }
+    CHECK(before);
+    CHECK(system_call);
+  }
+  SECTION("not an object") {
+    const auto v = grader::check_gpu_object_policy("tests/gpu-fixtures/bad_kernels.cu", harness);
+    REQUIRE(v.size() == 1);
+    CHECK(v[0].message.find("not an ELF file") != std::string::npos);
+  }
+}
