@@ -204,6 +204,47 @@ TEST_CASE("judge: on a GPU, a kernel that skips work at the timed size is not co
         std::string::npos);
 }
 
+TEST_CASE("judge: on a GPU, counters are read at every size, so a pad for one size fails",
+          "[judge]") {
+  // The student's kernel conflicts 32-way except at the first (measured) size, and only a
+  // profiled run reports sites, as with ncu.
+  std::size_t profiled = 0, student_jobs = 0;
+  const FakeBackend b(gpu(), [&](const WorkerJob& j) {
+    std::vector<proto::Site> sites;
+    if (j.request.file.find("/lessons/") == std::string::npos) {
+      const bool first = student_jobs++ == 0;  // the judge's first size is the measured one
+      if (j.profile) {
+        ++profiled;
+        sites = {site(21, 128, first ? 128 : 4096, "load"), site(14, 128, 128, "store")};
+      }
+    }
+    return worker(j, sites, 1.0);
+  });
+  const auto r = judge(b);
+  // Every correctness size is profiled, not just the measured one; the last student job is the
+  // timing run at the timed size (no counters there).
+  CHECK(profiled >= 3);
+  CHECK(profiled == student_jobs - 1);
+  CHECK_FALSE(r.gate("conflicts")->passed);
+  CHECK(r.gate("conflicts")->reason.find("32-way") != std::string::npos);
+}
+
+TEST_CASE("judge: counters that could not be read are the machine's problem, not a pass",
+          "[judge]") {
+  const FakeBackend b(gpu(), [](const WorkerJob& j) {
+    WorkerOutcome w = worker(j, {}, 1.0);
+    w.counters_error = "==ERROR== ERR_NVGPUCTRPERM";
+    return w;
+  });
+  const auto r = judge(b);
+  CHECK(r.gate("correct")->passed);
+  CHECK_FALSE(r.gate("conflicts")->passed);
+  CHECK(r.gate("conflicts")->reason.find("grading-machine problem, not your code") !=
+        std::string::npos);
+  CHECK(r.gate("conflicts")->reason.find("ERR_NVGPUCTRPERM") != std::string::npos);
+  CHECK_FALSE(r.gate("uses_shared")->passed);
+}
+
 TEST_CASE("judge: a kernel that bypasses shared memory loses the anti-bypass and conflict gates",
           "[judge]") {
   const FakeBackend b(cpu(), [](const WorkerJob& j) { return worker(j, {}); });
