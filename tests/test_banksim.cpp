@@ -405,6 +405,13 @@ TEST_CASE("problem: a missing __syncthreads is a race, with both lines", "[banks
   CHECK(p->to_string().find("problems.cu:" + std::to_string(p->line)) != std::string::npos);
   CHECK(p->to_string().find("other access at line " + std::to_string(p->other_line)) !=
         std::string::npos);
+  // A read that came before the other thread's write is reported as such, with barrier advice
+  // and the writing line.
+  const auto* u = find_problem(r, "uninitialized_read");
+  REQUIRE(u != nullptr);
+  CHECK(u->message.find("before another thread wrote it") != std::string::npos);
+  CHECK(u->message.find("__syncthreads()") != std::string::npos);
+  CHECK(u->other_line == line_of("race_write"));
 }
 
 TEST_CASE("problem: different values written by many threads race, same value only warns",
@@ -513,6 +520,9 @@ TEST_CASE("problem: uninitialised shared read", "[banksim][problem]") {
   REQUIRE(p != nullptr);
   CHECK(p->line == line_of("uninit"));
   CHECK(p->variable == "s");
+  // Nobody ever writes it: the advice is about the write that is skipped, not a barrier.
+  CHECK(p->message.find("no thread of this block wrote") != std::string::npos);
+  CHECK(p->message.find("__syncthreads") == std::string::npos);
 }
 
 TEST_CASE("problem: a barrier after an early return is divergent", "[banksim][problem]") {

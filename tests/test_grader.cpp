@@ -155,6 +155,11 @@ TEST_CASE("grader: known-bad submissions get the right verdict and reason", "[gr
                    "n=70: .*past the end of a 19600-byte device buffer");
     expect_failure("multiple_of_32_only", "04", "no_problems", "out_of_bounds");
   }
+  SECTION("exercise 01: a request with no active lane is not free") {
+    expect_failure("empty_warp_costs_one", "01", "correct",
+                   "for byte addresses \\[-(,-){31}\\] the answer is 0 wavefronts, yours "
+                   "returned 1");
+  }
   SECTION("writes only part of the output") {
     expect_failure("partial_output", "04", "correct", "131072 never written");
   }

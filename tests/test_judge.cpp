@@ -164,6 +164,32 @@ TEST_CASE("judge: a race fails no_problems with its lines", "[judge]") {
   CHECK_FALSE(r.gate("no_problems")->passed);
   CHECK(r.gate("no_problems")
             ->reason.find("n=512: line 21: race: read after write (other access: line 14)") == 0);
+  // Wrong code fails the exercise past its build points, even with the right output.
+  CHECK_FALSE(r.gate("correct")->passed);
+  CHECK(r.gate("correct")->reason.find("race: read after write") != std::string::npos);
+  CHECK(r.score() == ex04().points.builds);
+}
+
+TEST_CASE("judge: the first cause is named first (a divergent barrier before its races)",
+          "[judge]") {
+  const FakeBackend b(cpu(), [](const WorkerJob& j) {
+    WorkerOutcome w = worker(j, {site(21, 128, 128, "load"), site(14, 128, 128, "store")});
+    auto& issues = w.report.runs[0].issues;
+    issues.push_back({"race", "error", "transpose.cu", 21, 14, "read after write"});
+    issues.push_back({"uninitialized_read", "error", "transpose.cu", 22, 0, "never written"});
+    issues.push_back({"barrier_divergence", "error", "transpose.cu", 18, 0, "some threads"});
+    issues.push_back({"misaligned", "error", "transpose.cu", 30, 0, "8-byte access"});
+    return w;
+  });
+  const auto r = judge(b);
+  const std::string& reason = r.gate("no_problems")->reason;
+  CHECK(reason.find("line 18: barrier_divergence") != std::string::npos);
+  CHECK(reason.find(" more)") != std::string::npos);
+  const std::string& detail = r.gate("no_problems")->detail;
+  CHECK(detail.find("barrier_divergence") < detail.find("misaligned"));
+  CHECK(detail.find("misaligned") < detail.find("race"));
+  CHECK(detail.find("race") < detail.find("uninitialized_read"));
+  CHECK(r.gate("correct")->reason.find("barrier_divergence") != std::string::npos);
 }
 
 TEST_CASE("judge: with GPU capabilities the speed gate times and counters get their slack",

@@ -235,6 +235,8 @@ class Launch {
   void resolve_pending();
   bool separated_by_syncwarp(std::uint16_t other, std::uint16_t other_epoch) const;
   void uninitialized(std::uint32_t offset, std::uint64_t pc, int var);
+  /// Reports the pending uninitialised reads of the interval that ends now.
+  void resolve_uninitialized();
   /// An access of `size` bytes at a shared offset that is not a multiple of its alignment: the
   /// GPU stops the kernel with "misaligned address".
   void misaligned(std::uint32_t offset, std::uint32_t size, std::uint64_t pc, int var);
@@ -275,6 +277,17 @@ class Launch {
   std::vector<std::int16_t> owner_;  // var index per arena byte, -1 = red zone / padding
   std::vector<Shadow> shadow_;
   PendingWrite pending_;
+  /// Reads of bytes this block had not written yet, judged at the end of their barrier interval:
+  /// written later in the same interval by another thread (a missing barrier), or never (a
+  /// guard or index that skips the write). At most kMaxPendingUninit per interval.
+  struct PendingUninit {
+    std::uint32_t offset;
+    std::uint64_t pc;
+    std::uint16_t thread;
+    int var;
+  };
+  static constexpr std::size_t kMaxPendingUninit = 64;
+  std::vector<PendingUninit> pending_uninit_;
 
   std::map<std::tuple<std::uint64_t, std::uint16_t, std::uint8_t, std::uint8_t>, std::size_t>
       site_index_;  // (pc, sub, op, width) -> sites

@@ -107,11 +107,31 @@ bool Launch::separated_by_syncwarp(std::uint16_t other, std::uint16_t other_epoc
 }
 
 void Launch::uninitialized(std::uint32_t offset, std::uint64_t pc, int var) {
-  const SharedVar& v = layout_.vars[static_cast<std::size_t>(var)];
-  report("uninitialized_read", false, pc, 0, current_, kNoThread, var,
-         "read of shared memory that no thread of this block has written (`" + v.name + "`, byte " +
-             std::to_string(offset - v.offset) +
-             "): write it before reading, and put a __syncthreads() in between");
+  if (pending_uninit_.size() < kMaxPendingUninit) {
+    pending_uninit_.push_back(PendingUninit{offset, pc, current_->linear, var});
+  }
+}
+
+void Launch::resolve_uninitialized() {
+  for (const PendingUninit& u : pending_uninit_) {
+    const SharedVar& v = layout_.vars[static_cast<std::size_t>(u.var)];
+    const Shadow& s = shadow_[u.offset];
+    const std::string where = "`" + v.name + "`, byte " + std::to_string(u.offset - v.offset);
+    if (s.w_interval == interval_ && s.w_thread != u.thread) {
+      report("uninitialized_read", false, u.pc, pc64(s.w_pc), &threads_[u.thread], s.w_thread,
+             u.var,
+             "read of shared memory (" + where +
+                 ") before another thread wrote it, with no barrier in between: put a "
+                 "__syncthreads() between the write and the read");
+    } else {
+      report("uninitialized_read", false, u.pc, 0, &threads_[u.thread], kNoThread, u.var,
+             "read of shared memory (" + where +
+                 ") that no thread of this block wrote before the read: a guard or an index "
+                 "skips the write that should fill it (an edge tile? a loop bound?), so the "
+                 "value is garbage on the GPU");
+    }
+  }
+  pending_uninit_.clear();
 }
 
 void Launch::misaligned(std::uint32_t offset, std::uint32_t size, std::uint64_t pc, int var) {

@@ -148,6 +148,7 @@ void Launch::run_block(uint3 block) {
              "threads of one block wait at different __syncthreads() calls: a barrier inside "
              "divergent code (if/else) is undefined behaviour on the GPU");
     }
+    resolve_uninitialized();
     ++interval_;
     unsigned long long count = 0;  // for __syncthreads_count/_and/_or
     for (unsigned i = 0; i < num_threads_; ++i) {
@@ -160,6 +161,7 @@ void Launch::run_block(uint3 block) {
       }
     }
   }
+  resolve_uninitialized();
   // Drop what is left of the fibers (after an abort they are suspended mid-kernel; destroying
   // them unwinds their stacks).
   for (unsigned i = 0; i < num_threads_; ++i) {

@@ -222,6 +222,41 @@ Verdict builds(const Evidence& ev, const std::vector<Gate>&) {
   return Verdict::fail(why, w.report.compile.diagnostics);
 }
 
+/// How early a problem is in a chain of causes: a divergent barrier makes races and
+/// uninitialised reads appear; a misaligned or out-of-bounds access stops the GPU. The first
+/// cause is what a report names first.
+int cause_rank(const std::string& kind) {
+  static const char* order[] = {"barrier_divergence", "misaligned", "out_of_bounds", "race",
+                                "uninitialized_read"};
+  for (int i = 0; i < 5; ++i) {
+    if (kind == order[i]) return i;
+  }
+  return 5;
+}
+
+/// Every error the worker or the sanitizers found while the kernel ran (not crashes and
+/// timeouts, which `correct` reports as failed runs), causes first, each once.
+std::vector<std::string> problems_found(const Evidence& ev) {
+  std::vector<std::pair<int, std::string>> found;
+  for (std::size_t k = 0; k < ev.student.size(); ++k) {
+    for (const protocol::Issue& issue : ev.run(k).issues) {
+      if (issue.severity != "error") continue;
+      if (issue.kind == "timeout" || issue.kind == "crash" || issue.kind == "usage") continue;
+      std::string line = fmt::format("{}: line {}: {}: {}", ev.sizes[k].label, issue.line,
+                                     issue.kind, issue.message);
+      if (issue.other_line > 0) line += fmt::format(" (other access: line {})", issue.other_line);
+      const bool seen =
+          std::any_of(found.begin(), found.end(), [&](const auto& f) { return f.second == line; });
+      if (!seen) found.emplace_back(cause_rank(issue.kind), line);
+    }
+  }
+  std::stable_sort(found.begin(), found.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> lines;
+  for (auto& f : found) lines.push_back(std::move(f.second));
+  return lines;
+}
+
 Verdict correct(const Evidence& ev, const std::vector<Gate>& earlier) {
   if (!passed(earlier, GateId::kBuilds)) return Verdict::skip("needs a kernel that builds");
   const ExerciseSpec& spec = *ev.spec;
@@ -245,6 +280,16 @@ Verdict correct(const Evidence& ev, const std::vector<Gate>& earlier) {
                                                 ev.timing_baseline, ev.timing_inputs);
     if (!msg.empty()) wrong.push_back(msg + " (compared with the baseline's output on the GPU)");
   }
+  // Wrong code is wrong even when its output happens to match here: a race, an out-of-bounds,
+  // misaligned or uninitialised access, or a divergent barrier fails the exercise past its build
+  // points, as the GPU would (it stops, or answers differently another time).
+  const std::vector<std::string> problems = problems_found(ev);
+  if (!problems.empty()) {
+    wrong.insert(wrong.begin(),
+                 problems.front() +
+                     " -- the output cannot be trusted while this stays (fix the first cause "
+                     "first: the others may follow from it)");
+  }
   if (wrong.empty()) {
     std::string sizes;
     for (const Size& s : ev.sizes) sizes += (sizes.empty() ? "" : ", ") + s.label;
@@ -258,19 +303,9 @@ Verdict correct(const Evidence& ev, const std::vector<Gate>& earlier) {
 
 Verdict no_problems(const Evidence& ev, const std::vector<Gate>& earlier) {
   if (!passed(earlier, GateId::kBuilds)) return Verdict::skip("needs a kernel that builds");
-  std::vector<std::string> found;
   bool all_ran = true;
-  for (std::size_t k = 0; k < ev.student.size(); ++k) {
-    all_ran = all_ran && ev.student[k].ran(0);
-    for (const protocol::Issue& issue : ev.run(k).issues) {
-      if (issue.severity != "error") continue;
-      if (issue.kind == "timeout" || issue.kind == "crash" || issue.kind == "usage") continue;
-      std::string line = fmt::format("{}: line {}: {}: {}", ev.sizes[k].label, issue.line,
-                                     issue.kind, issue.message);
-      if (issue.other_line > 0) line += fmt::format(" (other access: line {})", issue.other_line);
-      if (std::find(found.begin(), found.end(), line) == found.end()) found.push_back(line);
-    }
-  }
+  for (std::size_t k = 0; k < ev.student.size(); ++k) all_ran = all_ran && ev.student[k].ran(0);
+  const std::vector<std::string> found = problems_found(ev);
   if (!found.empty()) {
     std::string detail;
     for (const auto& f : found) detail += f + "\n";
@@ -279,7 +314,8 @@ Verdict no_problems(const Evidence& ev, const std::vector<Gate>& earlier) {
         detail);
   }
   if (!all_ran) return Verdict::fail("the kernel did not finish on every size (see correct)");
-  return Verdict::pass("no race, out-of-bounds access, uninitialised read or divergent barrier");
+  return Verdict::pass(
+      "no race, out-of-bounds or misaligned access, uninitialised read or divergent barrier");
 }
 
 /// The hardware counters of the measured size could not be read (GPU mode): why, or "".
@@ -469,7 +505,10 @@ Verdict host_correct(const Evidence& ev, const std::vector<Gate>& earlier) {
     }
   }
   if (wrong == 0) {
-    return Verdict::pass(fmt::format("{} random requests, all right", ev.host_cases.size()));
+    return Verdict::pass(fmt::format(
+        "{} requests, all right (the edge cases: no active lane, one lane, one word, one bank; "
+        "then random ones)",
+        ev.host_cases.size()));
   }
   return Verdict::fail(
       fmt::format("{} of {} requests wrong; {}", wrong, ev.host_cases.size(), first));

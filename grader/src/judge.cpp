@@ -66,8 +66,27 @@ fs::path fresh_dir(const JudgeOptions& o, const std::string& name) {
   return d;
 }
 
-std::vector<std::array<long long, 32>> host_cases(int count, std::mt19937_64& rng) {
+/// The edge cases every host-exercise run checks first: no active lane, one lane, all lanes on
+/// one word, all on one bank, the first and last lane alone, two words of one bank.
+std::vector<std::array<long long, 32>> edge_cases() {
   std::vector<std::array<long long, 32>> cases;
+  auto make = [&](auto address_of) {
+    std::array<long long, 32> c{};
+    for (int t = 0; t < 32; ++t) c[static_cast<std::size_t>(t)] = address_of(t);
+    cases.push_back(c);
+  };
+  make([](int) { return -1LL; });                                    // no active lane: 0
+  make([](int t) { return t == 17 ? 4LL * 5 : -1LL; });              // one lane: 1
+  make([](int) { return 128LL; });                                   // all on one word: 1
+  make([](int t) { return 128LL * t; });                             // all on bank 0: 32
+  make([](int t) { return t == 0 || t == 31 ? 128LL * t : -1LL; });  // lanes 0 and 31, bank 0: 2
+  make([](int t) { return t < 2 ? 128LL * t + 8 : -1LL; });          // two words of bank 2: 2
+  make([](int t) { return 4LL * t; });                               // conflict-free: 1
+  return cases;
+}
+
+std::vector<std::array<long long, 32>> host_cases(int count, std::mt19937_64& rng) {
+  std::vector<std::array<long long, 32>> cases = edge_cases();
   std::uniform_int_distribution<int> kind(0, 5);
   std::uniform_int_distribution<long long> unit(0, 64);
   for (int i = 0; i < count; ++i) {
