@@ -58,7 +58,8 @@ Module& module(const std::string& file) {
       {"reduction.cu", {"reduce_interleaved", "reduce_sequential", "reduce_shuffle"}},
       {"features.cu", {"reverse_dynamic", "two_arrays", "block3d", "histogram", "warp_exchange"}},
       {"atomics_widths.cu",
-       {"atom_int", "atom_float", "atom_u64", "mixed_widths", "misaligned_float2"}},
+       {"atom_int", "atom_float", "atom_u64", "mixed_widths", "misaligned_float2",
+        "two_loads_one_line"}},
       {"problems.cu",
        {"race_missing_sync", "race_same_word", "same_value_write", "oob_shared_write",
         "oob_into_next", "oob_dynamic", "uninitialized", "early_return", "oob_global",
@@ -499,6 +500,24 @@ TEST_CASE("tracer: lanes of one call site with different widths are all kept",
   for (int t = 0; t < 32; ++t) {
     CHECK(out.as<float>()[t] == static_cast<float>(4 * (t / 4) + t % 4));
   }
+}
+
+TEST_CASE("tracer: two accesses on one line are two rows, each with its own degree",
+          "[banksim][tracer]") {
+  DeviceBuffer out(32 * sizeof(float));
+  const auto r = run_warp("atomics_widths.cu", "two_loads_one_line", {out});
+  const auto rows = r.at_line(marker(corpus("atomics_widths.cu"), "two_loads"));
+  std::vector<std::pair<int, double>> loads;  // column, ways
+  for (const auto* l : rows) {
+    if (l->op == kLoad) loads.emplace_back(l->column, l->ways());
+  }
+  REQUIRE(loads.size() == 2);
+  std::sort(loads.begin(), loads.end());
+  CHECK(loads[0].first > 0);
+  CHECK(loads[0].first < loads[1].first);
+  CHECK(loads[0].second == 1.0);   // tile[0][t]
+  CHECK(loads[1].second == 32.0);  // tile[t][0]
+  for (int t = 0; t < 32; ++t) CHECK(out.as<float>()[t] == static_cast<float>(t + 32 * t));
 }
 
 TEST_CASE("problem: a misaligned 8-byte shared access is reported as on the GPU",

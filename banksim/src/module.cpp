@@ -206,6 +206,7 @@ struct Module::Impl {
   std::map<std::string, const KernelEntry*> entries;
   std::string symbolizer;
   mutable std::map<std::uint64_t, std::pair<std::string, int>> locations;
+  mutable std::map<std::uint64_t, int> columns;  ///< the column of each location (0: unknown)
 
   ~Impl() {
     if (g_last_layout == &layout) g_last_layout = nullptr;
@@ -240,11 +241,16 @@ struct Module::Impl {
     std::string line;
     std::size_t index = 0;
     std::pair<std::string, int> chosen{display, 0};
+    int chosen_column = 0;
     bool have_student = false;
     bool any = false;
     auto finish = [&]() {
-      if (any && index < todo.size()) locations[todo[index++]] = chosen;
+      if (any && index < todo.size()) {
+        columns[todo[index]] = chosen_column;
+        locations[todo[index++]] = chosen;
+      }
       chosen = {display, 0};
+      chosen_column = 0;
       have_student = false;
       any = false;
     };
@@ -259,9 +265,14 @@ struct Module::Impl {
       std::string f = m[1].str();
       if (f != display && fs::path(f).lexically_normal() == absolute_display) f = display;
       const int ln = std::stoi(m[2].str());
-      if (!any) chosen = {f, ln};
+      const int col = std::stoi(m[3].str());
+      if (!any) {
+        chosen = {f, ln};
+        chosen_column = col;
+      }
       if (!have_student && f == display) {
         chosen = {f, ln};
+        chosen_column = col;
         have_student = true;
       }
       any = true;
@@ -545,16 +556,21 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
   report.traced_shared_accesses = raw.traced_shared;
   report.threads = raw.threads;
   report.seconds = raw.seconds;
-  std::map<std::tuple<std::string, int, int, int>, std::size_t> by_line;
+  // One row per access: its line and column (two loads on one line are two rows, each with its
+  // own conflict degree), its kind and width. Copies of one access (an unrolled loop) share the
+  // line and column and so one row.
+  std::map<std::tuple<std::string, int, int, int, int>, std::size_t> by_line;
   for (const rt::SiteStats& s : raw.sites) {
     const auto& [file, line] = impl_->locations[s.pc];
-    const auto key = std::make_tuple(file, line, s.op == bankmodel::Op::kLoad ? 0 : 1, s.bytes);
+    const int column = impl_->columns.count(s.pc) != 0 ? impl_->columns.at(s.pc) : 0;
+    const auto key = std::make_tuple(file, line, column, static_cast<int>(s.op), s.bytes);
     auto it = by_line.find(key);
     if (it == by_line.end()) {
       it = by_line.emplace(key, report.lines.size()).first;
       LineStats l;
       l.file = file;
       l.line = line;
+      l.column = column;
       l.source = file == impl_->display ? impl_->line_text(line) : "";
       l.op = s.op;
       l.bytes = s.bytes;
@@ -569,7 +585,8 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
     if (l.requests == s.requests || s.worst_excess > worst_now.excess()) l.worst = s.worst;
   }
   std::sort(report.lines.begin(), report.lines.end(), [](const LineStats& x, const LineStats& y) {
-    return std::tie(x.file, x.line, x.op, x.bytes) < std::tie(y.file, y.line, y.op, y.bytes);
+    return std::tie(x.file, x.line, x.column, x.op, x.bytes) <
+           std::tie(y.file, y.line, y.column, y.op, y.bytes);
   });
   for (const rt::RawProblem& p : raw.problems) {
     // Two threads "at different barriers" whose barriers are on one source line are at one

@@ -398,15 +398,17 @@ Verdict conflicts(const Evidence& ev, const std::vector<Gate>& earlier) {
     }
     const double requests = std::max<double>(1.0, static_cast<double>(worst->requests));
     v = Verdict::fail(
-        fmt::format("{}{}: `{}` ({} of {} bytes) is {:.2g}-way: {:.2f} wavefronts per request, "
-                    "ideal {:.2f}{}; try: {}",
-                    worst_size == ev.sizes[0].label ? "" : worst_size + ": ",
-                    worst->line > 0 ? "line " + std::to_string(worst->line)
-                                    : std::string("instruction (Nsight Compute)"),
-                    worst->source.size() > 60 ? worst->source.substr(0, 57) + "..." : worst->source,
-                    worst->op, worst->bytes, worst_ways,
-                    static_cast<double>(worst->wavefronts) / requests,
-                    static_cast<double>(worst->ideal) / requests, bank_text, spec.conflict_hint),
+        fmt::format(
+            "{}{}: `{}` ({} of {} bytes) is {:.2g}-way: {:.2f} wavefronts per request, "
+            "ideal {:.2f}{}; try: {}",
+            worst_size == ev.sizes[0].label ? "" : worst_size + ": ",
+            worst->line > 0 ? "line " + std::to_string(worst->line) +
+                                  (worst->column > 0 ? ", column " + std::to_string(worst->column)
+                                                     : std::string())
+                            : std::string("instruction (Nsight Compute)"),
+            worst->source.size() > 60 ? worst->source.substr(0, 57) + "..." : worst->source,
+            worst->op, worst->bytes, worst_ways, static_cast<double>(worst->wavefronts) / requests,
+            static_cast<double>(worst->ideal) / requests, bank_text, spec.conflict_hint),
         ev.options.verbose && worst->has_worst
             ? bankmodel::render_text(
                   a, fmt::format("{}:{}: {}", spec.file, worst->line, worst->source))

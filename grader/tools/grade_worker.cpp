@@ -67,6 +67,7 @@ proto::RunReport to_report(const banksim::LaunchReport& l) {
     proto::Site site;
     site.file = s.file;
     site.line = s.line;
+    site.column = s.column;
     site.source = s.source;
     site.variable = s.variable;
     site.op = bankmodel::to_string(s.op);

@@ -60,3 +60,13 @@ __global__ void misaligned_float2(float* out) {
   const float2 v = reinterpret_cast<const float2*>(raw + 1)[t];  // @misaligned
   out[t] = v.x + v.y;
 }
+
+// Two loads on one line: the first conflict-free, the second 32-way. Each is its own access,
+// with its own degree (not an average of 16.5).
+__global__ void two_loads_one_line(float* out) {
+  __shared__ float tile[32][32];
+  for (int i = threadIdx.x; i < 1024; i += 32) tile[i / 32][i % 32] = static_cast<float>(i);
+  __syncthreads();
+  const int t = threadIdx.x;
+  out[t] = tile[0][t] + tile[t][0];  // @two_loads
+}

@@ -119,11 +119,12 @@ struct LaunchConfig {
   double timeout_s = 5.0;
 };
 
-/// Shared-memory traffic of one source line (all instructions of that line with the same
-/// direction and width).
+/// Shared-memory traffic of one access in the source: one line and column (all instructions of
+/// that access with the same kind and width; a line holding two accesses has two).
 struct LineStats {
   std::string file;
   int line = 0;
+  int column = 0;      ///< of the access in its line (clang's debug info; 0 when unknown)
   std::string source;  ///< the line's text, trimmed
   bankmodel::Op op = bankmodel::Op::kLoad;
   int bytes = 0;

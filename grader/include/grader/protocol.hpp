@@ -57,9 +57,10 @@ struct Request {
 struct Site {
   std::string file;
   int line = 0;
+  int column = 0;        ///< of the access in its line (0: unknown); one site per access
   std::string source;    ///< the source line, or the SASS instruction
   std::string variable;  ///< the __shared__ variable, when known
-  std::string op;        ///< load, store, atomic
+  std::string op;        ///< load, store, atomic, atomic-loop
   int bytes = 4;         ///< access width
   std::uint64_t requests = 0;
   std::uint64_t wavefronts = 0;
@@ -162,8 +163,9 @@ inline Request request_from_json(const nlohmann::json& j) {
 
 inline nlohmann::json to_json(const Site& s) {
   nlohmann::json j = {
-      {"file", s.file},  {"line", s.line},   {"source", s.source},     {"variable", s.variable},
-      {"op", s.op},      {"bytes", s.bytes}, {"requests", s.requests}, {"wavefronts", s.wavefronts},
+      {"file", s.file},         {"line", s.line},         {"source", s.source},
+      {"variable", s.variable}, {"column", s.column},     {"op", s.op},
+      {"bytes", s.bytes},       {"requests", s.requests}, {"wavefronts", s.wavefronts},
       {"ideal", s.ideal}};
   if (s.has_worst) {
     nlohmann::json offsets = nlohmann::json::array();
@@ -183,6 +185,7 @@ inline Site site_from_json(const nlohmann::json& j) {
   Site s;
   s.file = j.value("file", "");
   s.line = j.value("line", 0);
+  s.column = j.value("column", 0);
   s.source = j.value("source", "");
   s.variable = j.value("variable", "");
   s.op = j.value("op", "load");
