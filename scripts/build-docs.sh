@@ -23,9 +23,15 @@ if [ "$edition" = instructor ]; then
 else
   "$build/bin/grade" docs-pages "$out/pages"
 fi
+awesome=/usr/share/doxygen-awesome-css
+if [ ! -f "$awesome/doxygen-awesome.css" ]; then
+  echo "build-docs: the site's style is missing: apt-get install doxygen-awesome-css" >&2
+  exit 1
+fi
 lessons=$(ls -d "$root"/lessons/*/README.md | tr '\n' ' ')
 sed -e "s|@ROOT@|$root|g" -e "s|@OUT@|$out|g" -e "s|@LESSONS@|$lessons|" \
-    -e "s|@PAGES@|$out/pages|" -e "s|@PROJECT_BRIEF@|$brief|" docs/Doxyfile.in >"$out/Doxyfile"
+    -e "s|@PAGES@|$out/pages|" -e "s|@PROJECT_BRIEF@|$brief|" -e "s|@AWESOME@|$awesome|g" \
+    docs/Doxyfile.in >"$out/Doxyfile"
 doxygen "$out/Doxyfile"
 cp -rL /usr/share/javascript/mathjax "$out/html/mathjax"
 if [ -s "$out/doxygen-warnings.log" ]; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Negative control of the browser check: copies a built site, breaks a formula, an image and a
-# link in lesson 02 on purpose, and requires check-docs-browser.sh to report each of them.
+# Negative control of the browser check: copies a built site, breaks a formula, an image, a link,
+# a code block (unhighlighted CUDA, typeset as math), the style and the search in lesson 02 on
+# purpose, and requires check-docs-browser.sh to report each of them.
 #   scripts/check-docs-breakage.sh HTML_DIR WORK_DIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,14 +10,19 @@ work=$(realpath -m "${2:?}")
 rm -rf "$work"
 mkdir -p "$work"
 cp -r "$html" "$work/html"
-sed -i 's|<div class="contents">|<div class="contents"><p>broken: \\(\\frac{1}{\\)</p><img src="no-such-figure.svg" alt="x"><a href="no-such-page.html">x</a>|' \
+sed -i 's|<div class="contents">|<div class="contents"><p>broken: \\(\\frac{1}{\\)</p><img src="no-such-figure.svg" alt="x"><a href="no-such-page.html">x</a><div class="fragment"><div class="line">__global__ void k() { s\\[t\\] = 0; }</div></div>|' \
   "$work/html/lesson-02.html"
+# ... and the site's set-up on that page: MathJax told to typeset code, no style, no search.
+sed -i -e 's|ignoreClass: "fragment"|ignoreClass: "none"|' -e '/doxygen-awesome.css/d' \
+  -e '/search\/search.js/d' "$work/html/lesson-02.html"
 if scripts/check-docs-browser.sh "$work/html" "$work/check" >"$work/out.txt" 2>&1; then
   echo "check-docs-breakage: the browser check passed a broken page" >&2
   exit 1
 fi
 status=0
-for want in "raw TeX left|MathJax error" "image does not load: no-such-figure.svg" "broken link: no-such-page.html"; do
+for want in "raw TeX left|MathJax error" "image does not load: no-such-figure.svg" \
+  "broken link: no-such-page.html" "math typeset inside a code block" "CUDA code not highlighted" \
+  "the site's style \(doxygen-awesome.css\) is not loaded" "no search"; do
   if ! grep -Eq "FAIL lesson-02.html: ($want)" "$work/out.txt"; then
     echo "check-docs-breakage: not reported: $want" >&2
     status=1

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Opens every page of a built course site in headless Chromium and checks, after scripts ran:
-# the page loads, MathJax typeset every formula (no raw TeX left, no MathJax error), every image
-# loads, every internal link (and #anchor) resolves, and no console error was logged. Keeps a
-# screenshot of lesson 02.
+# the page loads, MathJax typeset every formula (no raw TeX left, no MathJax error) and nothing
+# inside a code block, CUDA code is highlighted, the search box and the site's style are there,
+# every image loads, every internal link (and #anchor) resolves, and no console error was logged.
+# Keeps a screenshot of lesson 02.
 #   scripts/check-docs-browser.sh HTML_DIR OUT_DIR
 set -euo pipefail
 html=$(realpath "${1:?usage: check-docs-browser.sh HTML_DIR OUT_DIR}")
@@ -41,11 +42,27 @@ function check(doc, page) {
   while ((n = walker.nextNode())) {
     const tag = n.parentNode ? n.parentNode.nodeName : "";
     if (tag === "SCRIPT" || tag === "STYLE") continue;
+    if (n.parentNode && n.parentNode.closest && n.parentNode.closest(".fragment")) continue;  // code
     if (/\\\\f[\$\[\]]|\\\\\(|\\\\\[|\\\\(frac|lfloor|bmod|max|oplus|sum)\b/.test(n.nodeValue)) {
       fails.push("raw TeX left: " + n.nodeValue.trim().slice(0, 60));
       break;
     }
   }
+  // Code blocks are code: never typeset as math, and CUDA in them is highlighted.
+  if (doc.querySelector(".fragment .MathJax, .fragment .MathJax_Display, .fragment .MathJax_Preview")) {
+    fails.push("math typeset inside a code block: " + doc.querySelector(".fragment").textContent.trim().slice(0, 60));
+  }
+  for (const frag of doc.querySelectorAll("div.fragment")) {
+    if (/__global__|__shared__/.test(frag.textContent) &&
+        !frag.querySelector("span.keyword, span.keywordtype, span.keywordflow")) {
+      fails.push("CUDA code not highlighted: " + frag.textContent.trim().slice(0, 60));
+      break;
+    }
+  }
+  const search = doc.querySelector('script[src$="search/search.js"]');
+  if (!search || load(new URL("search/searchdata.js", doc.URL).href) === null) fails.push("no search");
+  const styled = [...doc.styleSheets].some(sh => /doxygen-awesome\.css$/.test(sh.href || ""));
+  if (!styled) fails.push("the site's style (doxygen-awesome.css) is not loaded");
   const err = doc.querySelector(".MathJax_Error, .merror, merror");
   if (err) fails.push("MathJax error: " + err.textContent.trim().slice(0, 60));
   for (const img of doc.images) {

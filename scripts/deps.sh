@@ -8,7 +8,7 @@ target="${1:-test}"
 
 base=(cmake ninja-build g++ clang clang-format llvm libclang-rt-14-dev catch2 libboost-context-dev bubblewrap
       nlohmann-json3-dev libcli11-dev libfmt-dev libbenchmark-dev git)
-docs=(doxygen graphviz libjs-mathjax chromium)
+docs=(doxygen doxygen-awesome-css graphviz libjs-mathjax chromium)
 
 case "$target" in
   test) pkgs=("${base[@]}" "${docs[@]}") ;;

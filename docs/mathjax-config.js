@@ -1,0 +1,4 @@
+// Extra MathJax set-up of the course site (Doxygen's MATHJAX_CODEFILE): formulas are typeset in
+// prose only. Doxygen renders code blocks as <div class="fragment">, not <pre>, so without this a
+// command such as grep 'out\[t\]' would be typeset as display math.
+MathJax.Hub.Config({ tex2jax: { ignoreClass: "fragment" } });
