@@ -59,7 +59,7 @@ Module& module(const std::string& file) {
       {"features.cu", {"reverse_dynamic", "two_arrays", "block3d", "histogram", "warp_exchange"}},
       {"atomics_widths.cu",
        {"atom_int", "atom_float", "atom_u64", "mixed_widths", "misaligned_float2",
-        "two_loads_one_line"}},
+        "two_loads_one_line", "shuffle_from_exited", "shuffle_all_lanes"}},
       {"problems.cu",
        {"race_missing_sync", "race_same_word", "same_value_write", "oob_shared_write",
         "oob_into_next", "oob_dynamic", "uninitialized", "early_return", "oob_global",
@@ -258,10 +258,15 @@ TEST_CASE("corpus: tiled GEMM A*B^T is correct, unpadded B tile is 32-way, padde
       }
     }
     CHECK(max_err < 1e-4);
-    // The inner line reads as[ty][kk] (a broadcast, 1) and bs[tx][kk] (32 or 1): per request the
-    // average over both is 16.5 unpadded and 1 padded.
-    const auto& inner = stats(r, marker(corpus("gemm.cu"), "gemm_inner"), kLoad);
-    CHECK(inner.wavefronts_per_request() == (std::string(kernel) == "gemm_abt<0>" ? 16.5 : 1.0));
+    // The inner line reads as[ty][kk] (a broadcast, 1) and bs[tx][kk] (32 unpadded, 1 padded):
+    // two accesses, each with its own row (not their average, 16.5).
+    std::map<std::string, double> ways;
+    for (const auto* l : r.at_line(marker(corpus("gemm.cu"), "gemm_inner"))) {
+      if (l->op == kLoad) ways[l->variable] = l->wavefronts_per_request();
+    }
+    REQUIRE(ways.size() == 2);
+    CHECK(ways.begin()->second == 1.0);  // the A tile (first by name)
+    CHECK(std::next(ways.begin())->second == (std::string(kernel) == "gemm_abt<0>" ? 32.0 : 1.0));
   }
 }
 
@@ -342,8 +347,12 @@ TEST_CASE("corpus: two shared arrays are told apart", "[banksim][feature]") {
   CHECK(r.problems.empty());
   CHECK(stats(r, marker(corpus("features.cu"), "alpha_store"), kStore).variable == "alpha");
   CHECK(stats(r, marker(corpus("features.cu"), "beta_store"), kStore).variable == "beta");
-  // beta[(2t) % 64]: stride 2 words -> 2-way; alpha[63 - t] reversed -> 1-way; the line averages.
-  CHECK(stats(r, marker(corpus("features.cu"), "two_loads"), kLoad).ways() == 1.5);
+  // beta[(2t) % 64]: stride 2 words -> 2-way; alpha[63 - t] reversed -> 1-way: one row each.
+  std::map<std::string, double> ways;
+  for (const auto* l : r.at_line(marker(corpus("features.cu"), "two_loads"))) {
+    if (l->op == kLoad) ways[l->variable] = l->ways();
+  }
+  CHECK(ways == std::map<std::string, double>{{"alpha", 1.0}, {"beta", 2.0}});
   for (int t = 0; t < 64; ++t) {
     CHECK(out.as<float>()[t] == static_cast<float>(63 - t + (t * 2) % 64 * 2));
   }
@@ -518,6 +527,20 @@ TEST_CASE("tracer: two accesses on one line are two rows, each with its own degr
   CHECK(loads[0].second == 1.0);   // tile[0][t]
   CHECK(loads[1].second == 32.0);  // tile[t][0]
   for (int t = 0; t < 32; ++t) CHECK(out.as<float>()[t] == static_cast<float>(t + 32 * t));
+}
+
+TEST_CASE("problem: a shuffle that reads a lane that has returned is undefined",
+          "[banksim][problem]") {
+  DeviceBuffer out(32 * sizeof(float));
+  const auto bad = run_warp("atomics_widths.cu", "shuffle_from_exited", {out});
+  const auto* p = find_problem(bad, "warp_mask");
+  REQUIRE(p != nullptr);
+  CHECK(p->line == marker(corpus("atomics_widths.cu"), "shfl_exited"));
+  CHECK(p->message.find("has already returned") != std::string::npos);
+  // All lanes taking part: no problem, and the sum of 0..31 everywhere in lane 0.
+  const auto good = run_warp("atomics_widths.cu", "shuffle_all_lanes", {out});
+  CHECK(good.problems.empty());
+  CHECK(out.as<float>()[0] == 496.0f);
 }
 
 TEST_CASE("problem: a misaligned 8-byte shared access is reported as on the GPU",

@@ -171,9 +171,10 @@ TEST_CASE("grader: known-bad submissions get the right verdict and reason", "[gr
                    "line \\d+: out_of_bounds: 4-byte access \\d+ bytes past the end of `tile`");
   }
   SECTION("still conflicting") {
-    expect_failure("still_conflicting", "04", "conflicts",
-                   "line 29: .* is 32-way: 32.00 wavefronts per request, ideal 1.00; bank \\d+ "
-                   "serves 32 distinct words for lanes 0-31; try: pad");
+    expect_failure(
+        "still_conflicting", "04", "conflicts",
+        "line 29, column \\d+: .* is 32-way: 32.00 wavefronts per request, ideal 1.00; bank \\d+ "
+        "serves 32 distinct words for lanes 0-31; try: pad");
     expect_failure("still_conflicting", "04", "speed", "1.00x fewer shared-memory wavefronts");
   }
   SECTION("conflict-free by not using shared memory") {

@@ -211,6 +211,18 @@ void Launch::release_warp_sync(unsigned warp) {
       break;
     }
   }
+  // A lane that calls with a mask that leaves itself out: undefined on the GPU.
+  for (unsigned i = first; i < last; ++i) {
+    const Thread& t = threads_[i];
+    if (t.state == State::kAtWarpSync && ((t.x_mask >> t.lane) & 1u) == 0) {
+      report("warp_mask", false, t.x_pc, 0, &t, kNoThread, -1,
+             "lane " + std::to_string(t.lane) +
+                 " calls a warp-level function (__shfl*_sync, __ballot_sync, __syncwarp...) with "
+                 "a mask that leaves out its own lane: undefined on the GPU; every calling lane "
+                 "must be in the mask");
+      break;
+    }
+  }
   ++warp_epoch_[warp];
   unsigned ballot = 0;
   for (unsigned i = first; i < last; ++i) {
@@ -224,6 +236,19 @@ void Launch::release_warp_sync(unsigned warp) {
     if (t.x_mode == banksim_exchange::kShuffle) {
       const unsigned src = first + static_cast<unsigned>(t.x_src);
       const bool ok = t.x_src >= 0 && src < last && ((waiting_mask >> t.x_src) & 1u) != 0;
+      if (!ok) {
+        // Reading a lane that has returned, that the block lacks, or that is not taking part:
+        // the GPU gives an undefined value.
+        const bool absent = t.x_src < 0 || src >= last;
+        report("warp_mask", false, t.x_pc, 0, &t, absent ? kNoThread : threads_[src].linear, -1,
+               "lane " + std::to_string(t.lane) + " reads lane " + std::to_string(t.x_src) +
+                   " in a shuffle, but lane " + std::to_string(t.x_src) +
+                   (absent ? " does not exist in this block (a partial warp)"
+                    : threads_[src].state == State::kDone ? " has already returned"
+                                                          : " is not taking part in this shuffle") +
+                   ": the value is undefined on the GPU; read only lanes that execute the "
+                   "same shuffle (keep them alive past it, or guard the read)");
+      }
       t.x_result = ok ? threads_[src].x_value : t.x_value;
     } else {
       t.x_result = ballot;

@@ -70,3 +70,19 @@ __global__ void two_loads_one_line(float* out) {
   const int t = threadIdx.x;
   out[t] = tile[0][t] + tile[t][0];  // @two_loads
 }
+
+// Lanes 16-31 return, then lanes 8-15 read them with a shuffle: undefined on the GPU.
+__global__ void shuffle_from_exited(float* out) {
+  const int t = threadIdx.x;
+  out[t] = 0.0f;
+  if (t >= 16) return;
+  const float v = __shfl_down_sync(0xffffu, static_cast<float>(t), 8);  // @shfl_exited
+  out[t] = v;
+}
+
+// The defined version: a reduction whose lanes all take part.
+__global__ void shuffle_all_lanes(float* out) {
+  float v = static_cast<float>(threadIdx.x);
+  for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffffu, v, d);
+  out[threadIdx.x] = v;
+}
