@@ -25,6 +25,8 @@ ALLOWED = {
 }
 INCLUDE_DIRS = [os.path.join(ROOT, d, "include") for d in
                 ("bankmodel", "banksim", "grader", "registry", "gpu")]
+# The CUDA headers banksim provides under their CUDA names (<cooperative_groups/reduce.h>...).
+INCLUDE_DIRS.append(os.path.join(ROOT, "banksim", "include", "banksim", "cuda"))
 
 
 def tracked():

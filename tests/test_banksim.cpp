@@ -60,6 +60,7 @@ Module& module(const std::string& file) {
       {"atomics_widths.cu",
        {"atom_int", "atom_float", "atom_u64", "mixed_widths", "misaligned_float2",
         "two_loads_one_line", "shuffle_from_exited", "shuffle_all_lanes"}},
+      {"coop_groups.cu", {"block_sum", "tile8_max", "streaming_copy"}},
       {"problems.cu",
        {"race_missing_sync", "race_same_word", "same_value_write", "oob_shared_write",
         "oob_into_next", "oob_dynamic", "uninitialized", "early_return", "oob_global",
@@ -541,6 +542,49 @@ TEST_CASE("problem: a shuffle that reads a lane that has returned is undefined",
   const auto good = run_warp("atomics_widths.cu", "shuffle_all_lanes", {out});
   CHECK(good.problems.empty());
   CHECK(out.as<float>()[0] == 496.0f);
+}
+
+TEST_CASE("cooperative groups: block, tiles of 32 and 8, cg::reduce, shuffles and ballots",
+          "[banksim][feature]") {
+  const int n = 1000;
+  const auto values = random_floats(n, 9);
+  const DeviceBuffer in = upload(values);
+  DeviceBuffer out(4 * sizeof(float));
+  const auto r = module("coop_groups.cu").launch("block_sum", {4, 256}, {out, in, Arg::scalar(n)});
+  CHECK(r.problems.empty());
+  for (int b = 0; b < 4; ++b) {
+    double want = 0;
+    for (int i = 256 * b; i < std::min(n, 256 * (b + 1)); ++i)
+      want += values[static_cast<std::size_t>(i)];
+    CHECK(std::abs(out.as<float>()[b] - want) < 1e-3);
+  }
+  // The partial sums' store: lane 0 of each warp, one request per warp.
+  CHECK(stats(r, marker(corpus("coop_groups.cu"), "cg_partial"), kStore).requests == 4 * 8);
+
+  DeviceBuffer ints(64 * sizeof(int));
+  const auto t = module("coop_groups.cu").launch("tile8_max", {1, 64}, {ints});
+  CHECK(t.problems.empty());
+  for (int i = 0; i < 64; ++i) {
+    int m = 0;
+    unsigned ballot = 0;
+    for (int j = 0; j < 8; ++j) {
+      const int v = (8 * (i / 8) + j) * 7 % 23;
+      m = std::max(m, v);
+      if (v > 10) ballot |= 1u << j;
+    }
+    INFO("thread " << i);
+    CHECK(ints.as<int>()[i] == m * 1000 + static_cast<int>(ballot));
+  }
+}
+
+TEST_CASE("cache-hint loads and stores (__ldcs, __stcs...) are plain accesses",
+          "[banksim][feature]") {
+  const auto values = random_floats(32, 3);
+  const DeviceBuffer in = upload(values);
+  DeviceBuffer out(32 * sizeof(float));
+  const auto r = module("coop_groups.cu").launch("streaming_copy", {1, 32}, {out, in});
+  CHECK(r.problems.empty());
+  for (int i = 0; i < 32; ++i) CHECK(out.as<float>()[i] == 3 * values[static_cast<std::size_t>(i)]);
 }
 
 TEST_CASE("problem: a misaligned 8-byte shared access is reported as on the GPU",

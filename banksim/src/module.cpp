@@ -405,6 +405,14 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   for (const char* h : {"cuda_host.hpp", "cuda_types.hpp", "kernel_entry.hpp"}) {
     key_text += read_file(fs::path(include_dir) / "banksim" / h);
   }
+  // The CUDA headers banksim provides (cooperative_groups.h...): a change rebuilds.
+  std::vector<fs::path> cuda_headers;
+  for (const auto& e :
+       fs::recursive_directory_iterator(fs::path(include_dir) / "banksim" / "cuda")) {
+    if (e.is_regular_file()) cuda_headers.push_back(e.path());
+  }
+  std::sort(cuda_headers.begin(), cuda_headers.end());
+  for (const auto& h : cuda_headers) key_text += h.string() + read_file(h);
   const fs::path cache =
       !options.cache_dir.empty()
           ? options.cache_dir

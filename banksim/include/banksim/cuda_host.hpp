@@ -269,6 +269,44 @@ template <typename T>
 inline T __ldg(const T* p) {
   return *p;
 }
+// Loads and stores with a cache hint (global memory): the same access as without the hint here;
+// the hint changes only where the GPU keeps the line, which banksim does not model.
+template <typename T>
+inline T __ldca(const T* p) {
+  return *p;
+}
+template <typename T>
+inline T __ldcg(const T* p) {
+  return *p;
+}
+template <typename T>
+inline T __ldcs(const T* p) {
+  return *p;
+}
+template <typename T>
+inline T __ldlu(const T* p) {
+  return *p;
+}
+template <typename T>
+inline T __ldcv(const T* p) {
+  return *p;
+}
+template <typename T>
+inline void __stwb(T* p, T v) {
+  *p = v;
+}
+template <typename T>
+inline void __stcg(T* p, T v) {
+  *p = v;
+}
+template <typename T>
+inline void __stcs(T* p, T v) {
+  *p = v;
+}
+template <typename T>
+inline void __stwt(T* p, T v) {
+  *p = v;
+}
 
 // ---- Atomics --------------------------------------------------------------------------------
 #define BANKSIM_ATOMIC_INT(name, op)                                            \

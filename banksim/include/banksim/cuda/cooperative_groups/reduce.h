@@ -1,0 +1,42 @@
+// cooperative_groups/reduce.h under banksim: cg::reduce over a warp tile (a butterfly of
+// shfl_xor, every thread of the tile gets the result, as CUDA's does) and its operators.
+#pragma once
+
+#include "../cooperative_groups.h"
+
+namespace cooperative_groups {
+
+template <typename T>
+struct plus {
+  T operator()(T a, T b) const { return a + b; }
+};
+template <typename T>
+struct less {  // the smaller: cg::reduce(tile, v, cg::less<T>()) is a minimum
+  T operator()(T a, T b) const { return b < a ? b : a; }
+};
+template <typename T>
+struct greater {  // the larger: a maximum
+  T operator()(T a, T b) const { return a < b ? b : a; }
+};
+template <typename T>
+struct bit_and {
+  T operator()(T a, T b) const { return a & b; }
+};
+template <typename T>
+struct bit_or {
+  T operator()(T a, T b) const { return a | b; }
+};
+template <typename T>
+struct bit_xor {
+  T operator()(T a, T b) const { return a ^ b; }
+};
+
+template <unsigned N, typename T, typename Op>
+T reduce(const thread_block_tile<N>& tile, T value, Op op) {
+  for (unsigned offset = N / 2; offset > 0; offset /= 2) {
+    value = op(value, tile.shfl_xor(value, offset));
+  }
+  return value;
+}
+
+}  // namespace cooperative_groups

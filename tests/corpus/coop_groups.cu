@@ -1,0 +1,39 @@
+// coop_groups.cu - kernels written with cooperative groups, as public CUDA code is: they run
+// under banksim unchanged (banksim/include/banksim/cuda/cooperative_groups.h).
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
+namespace cg = cooperative_groups;
+
+// A block sum: each warp reduces with cg::reduce, warp 0 adds the partial sums with shfl_down.
+__global__ void block_sum(float* out, const float* in, int n) {
+  __shared__ float partial[32];
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + block.thread_rank());
+  float v = i < n ? in[i] : 0.0f;
+  v = cg::reduce(warp, v, cg::plus<float>());
+  if (warp.thread_rank() == 0) partial[warp.meta_group_rank()] = v;  // @cg_partial
+  block.sync();
+  if (warp.meta_group_rank() == 0) {
+    float w = warp.thread_rank() < warp.meta_group_size() ? partial[warp.thread_rank()] : 0.0f;
+    for (unsigned d = 16; d > 0; d /= 2) w += warp.shfl_down(w, d);
+    if (warp.thread_rank() == 0) out[blockIdx.x] = w;
+  }
+}
+
+// Tiles of 8: each tile's maximum and the ballot of its values above 10.
+__global__ void tile8_max(int* out) {
+  auto tile = cg::tiled_partition<8>(cg::this_thread_block());
+  const int v = static_cast<int>(threadIdx.x * 7 % 23);
+  const int m = cg::reduce(tile, v, cg::greater<int>());
+  const unsigned b = tile.ballot(v > 10);
+  tile.sync();
+  out[threadIdx.x] = m * 1000 + static_cast<int>(b);
+}
+
+// Streaming loads and stores (cache hints): the same values as plain accesses.
+__global__ void streaming_copy(float* out, const float* in) {
+  const unsigned i = threadIdx.x;
+  __stcs(&out[i], __ldcs(&in[i]) + __ldcg(&in[i]) + __ldg(&in[i]));
+}
