@@ -136,7 +136,7 @@ TEST_CASE("grader: exercises/ is generated from solutions/ and in sync", "[grade
         "int f() {\n  // TODO(ex09.1): return the answer (~1 line)\n  return 0;\n}\n"
         "void g() {\n  // TODO(ex09.2): nothing (~0 lines)\n  course_todo(\"TODO(ex09.2)\");\n}\n");
   CHECK(s.text.find("42") == std::string::npos);
-  const auto bad = grader::make_skeleton("// BEGIN SOLUTION ex01.1: x\nint a;\n", "y.cu");
+  const auto bad = grader::make_skeleton("// BEGIN SOLUTION ex01.1: x (~1 line)\nint a;\n", "y.cu");
   REQUIRE(bad.errors.size() == 1);
   CHECK(bad.errors[0] == "y.cu:1: BEGIN SOLUTION without END SOLUTION");
 }

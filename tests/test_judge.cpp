@@ -311,4 +311,12 @@ TEST_CASE("skeletons: a solution block becomes its SKELETON lines", "[judge][ske
   CHECK(r.text.find("course_todo(\"TODO(ex09.1)\");") != std::string::npos);
   const grader::SkeletonResult bad = grader::make_skeleton("// BEGIN SOLUTION ex09.1: x\n", "g.cu");
   CHECK_FALSE(bad.errors.empty());
+  // A marker whose line budget was cut (clang-format once reflowed "(~16 lines)" to "(~16").
+  const grader::SkeletonResult cut = grader::make_skeleton(
+      "  // BEGIN SOLUTION ex09.2: sum the tile (~16\n  // lines)\n  x();\n  // END SOLUTION\n",
+      "h.cu");
+  REQUIRE(cut.errors.size() == 1);
+  CHECK(cut.errors[0] ==
+        "h.cu:1: BEGIN SOLUTION ex09.2 has no line budget: end the marker line "
+        "with \"(~N lines)\"");
 }

@@ -20,7 +20,7 @@ static_assert(kBlockM % 4 == 0 && kBlockN % 4 == 0,
 //! [gemm_abt_register_blocked]
 __global__ void __launch_bounds__(256)
     gemm_abt_register_blocked(float* c, const float* a, const float* b, int m, int n, int k) {
-  // TODO(ex08.1): declare the k-major tiles as[kBlockK][...] and bs[kBlockK][...] (~2
+  // TODO(ex08.1): declare the k-major tiles as[kBlockK][...] and bs[kBlockK][...] (~2 lines)
   __shared__ __align__(16) float as[kBlockK][kBlockM];  // stores: 2-way
   __shared__ __align__(16) float bs[kBlockK][kBlockN];
   course_todo("TODO(ex08.1)");
@@ -47,7 +47,7 @@ __global__ void __launch_bounds__(256)
     bs[load_k + 2][load_row] = bv.z;
     bs[load_k + 3][load_row] = bv.w;
     __syncthreads();
-    // TODO(ex08.2): accumulate acc[i][j] += A(row i) * B(col j) over this k-tile (~16
+    // TODO(ex08.2): accumulate acc[i][j] += A(row i) * B(col j) over this k-tile (~16 lines)
     course_todo("TODO(ex08.2)");
     __syncthreads();
   }

@@ -39,6 +39,12 @@ SkeletonResult make_skeleton(const std::string& solution, const std::string& lab
       indent = m[1].str();
       id = m[2].str();
       skeleton_lines.clear();
+      // Every TODO says how much to write: "... (~N lines)" ends the marker, on its one line.
+      static const std::regex budget(R"(.*\(~\d+ lines?\)\s*$)");
+      if (!std::regex_match(m[3].str(), budget)) {
+        r.errors.push_back(label + ":" + std::to_string(n) + ": BEGIN SOLUTION " + id +
+                           " has no line budget: end the marker line with \"(~N lines)\"");
+      }
       out << indent << "// TODO(" << id << "): " << m[3].str() << "\n";
       ++r.blocks;
     } else if (std::regex_match(line, m, end)) {

@@ -20,11 +20,10 @@ static_assert(kBlockM % 4 == 0 && kBlockN % 4 == 0,
 //! [gemm_abt_register_blocked]
 __global__ void __launch_bounds__(256)
     gemm_abt_register_blocked(float* c, const float* a, const float* b, int m, int n, int k) {
-  // BEGIN SOLUTION ex08.1: declare the k-major tiles as[kBlockK][...] and bs[kBlockK][...] (~2
-  // lines) as[kk][i]: k-major. Stores: lane t writes row t/2 at k = 4*(t%2)+q: word 132*(4*(t%2)+q)
-  // + t/2
-  // -> banks (16*(t%2) + t/2) % 32: 32 distinct banks. Loads: float4 at 16-byte steps, or one
-  // address per half-warp (the 16-byte pairing): conflict-free.
+  // BEGIN SOLUTION ex08.1: declare the k-major tiles as[kBlockK][...] and bs[kBlockK][...] (~2 lines)
+  // as[kk][i]: k-major. Stores: lane t writes row t/2 at k = 4*(t%2)+q: word
+  // 132*(4*(t%2)+q) + t/2 -> banks (16*(t%2) + t/2) % 32: 32 distinct banks. Loads: float4 at
+  // 16-byte steps, or one address per half-warp (the 16-byte pairing): conflict-free.
   __shared__ __align__(16) float as[kBlockK][kBlockM + kPad];
   __shared__ __align__(16) float bs[kBlockK][kBlockN + kPad];
   // SKELETON: __shared__ __align__(16) float as[kBlockK][kBlockM];  // stores: 2-way
@@ -54,8 +53,7 @@ __global__ void __launch_bounds__(256)
     bs[load_k + 2][load_row] = bv.z;
     bs[load_k + 3][load_row] = bv.w;
     __syncthreads();
-    // BEGIN SOLUTION ex08.2: accumulate acc[i][j] += A(row i) * B(col j) over this k-tile (~16
-    // lines)
+    // BEGIN SOLUTION ex08.2: accumulate acc[i][j] += A(row i) * B(col j) over this k-tile (~16 lines)
 #pragma unroll
     for (int kk = 0; kk < kBlockK; ++kk) {
       const float4 a0 = *reinterpret_cast<const float4*>(&as[kk][4 * ty]);
