@@ -49,7 +49,7 @@ if [ "$PART" = solutions ] || [ "$PART" = all ]; then
   for pair in memcheck:oob memcheck:misaligned racecheck:race initcheck:uninit \
               synccheck:divergent memcheck:atomics; do
     compute-sanitizer --tool ${pair%%:*} --print-limit 5 /tmp/bad ${pair##*:} \
-      >"$F/sanitizer-${pair%%:*}-${pair##*:}.log" 2>&1
+      >"$F/sanitizer-${pair%%:*}-${pair##*:}.txt" 2>&1
   done
   (cd /tmp && ncu --clock-control none --section SourceCounters -f -o /tmp/atom /tmp/bad atomics \
      >/dev/null 2>&1 && ncu -i /tmp/atom.ncu-rep --page source --csv --print-source sass \

@@ -56,11 +56,11 @@ TEST_CASE("compute-sanitizer logs: each tool's finding with its kind and line", 
     int line;
   };
   for (const Case& c :
-       {Case{"sanitizer-memcheck-oob.log", "memcheck", "out_of_bounds", 10},
-        Case{"sanitizer-memcheck-misaligned.log", "memcheck", "misaligned", 19},
-        Case{"sanitizer-racecheck-race.log", "racecheck", "race", 25},
-        Case{"sanitizer-initcheck-uninit.log", "initcheck", "uninitialized_read", 30},
-        Case{"sanitizer-synccheck-divergent.log", "synccheck", "barrier_divergence", 36}}) {
+       {Case{"sanitizer-memcheck-oob.txt", "memcheck", "out_of_bounds", 10},
+        Case{"sanitizer-memcheck-misaligned.txt", "memcheck", "misaligned", 19},
+        Case{"sanitizer-racecheck-race.txt", "racecheck", "race", 25},
+        Case{"sanitizer-initcheck-uninit.txt", "initcheck", "uninitialized_read", 30},
+        Case{"sanitizer-synccheck-divergent.txt", "synccheck", "barrier_divergence", 36}}) {
     INFO(c.file);
     const auto issues = sanitizer_issues(fixture(c.file), c.tool);
     REQUIRE(issues.size() == 1);
@@ -68,7 +68,7 @@ TEST_CASE("compute-sanitizer logs: each tool's finding with its kind and line", 
     CHECK(issues[0].line == c.line);
     CHECK(issues[0].message.find("compute-sanitizer " + std::string(c.tool)) == 0);
   }
-  CHECK(sanitizer_issues(fixture("sanitizer-memcheck-atomics.log"), "memcheck").empty());
+  CHECK(sanitizer_issues(fixture("sanitizer-memcheck-atomics.txt"), "memcheck").empty());
 }
 
 namespace {

@@ -1,6 +1,6 @@
 // bad_kernels.cu - one known-bad (or instructive) kernel per mode, run on the H200 under each
 // compute-sanitizer tool and under ncu, so that the grader's parsers are tested on the tools'
-// real output (tests/gpu-fixtures/*.log, *.csv; scripts/gpu-integrity.sh regenerates them).
+// real output (tests/gpu-fixtures/*.txt, *.csv; scripts/gpu-integrity.sh regenerates them).
 //   ./bad_kernels MODE     MODE: oob misaligned race uninit divergent atomics
 #include <cstdio>
 #include <cstring>

@@ -271,42 +271,27 @@ inline T __ldg(const T* p) {
 }
 // Loads and stores with a cache hint (global memory): the same access as without the hint here;
 // the hint changes only where the GPU keeps the line, which banksim does not model.
-template <typename T>
-inline T __ldca(const T* p) {
-  return *p;
-}
-template <typename T>
-inline T __ldcg(const T* p) {
-  return *p;
-}
-template <typename T>
-inline T __ldcs(const T* p) {
-  return *p;
-}
-template <typename T>
-inline T __ldlu(const T* p) {
-  return *p;
-}
-template <typename T>
-inline T __ldcv(const T* p) {
-  return *p;
-}
-template <typename T>
-inline void __stwb(T* p, T v) {
-  *p = v;
-}
-template <typename T>
-inline void __stcg(T* p, T v) {
-  *p = v;
-}
-template <typename T>
-inline void __stcs(T* p, T v) {
-  *p = v;
-}
-template <typename T>
-inline void __stwt(T* p, T v) {
-  *p = v;
-}
+#define BANKSIM_HINTED_LOAD(name) \
+  template <typename T>           \
+  inline T name(const T* p) {     \
+    return *p;                    \
+  }
+#define BANKSIM_HINTED_STORE(name) \
+  template <typename T>            \
+  inline void name(T* p, T v) {    \
+    *p = v;                        \
+  }
+BANKSIM_HINTED_LOAD(__ldca)
+BANKSIM_HINTED_LOAD(__ldcg)
+BANKSIM_HINTED_LOAD(__ldcs)
+BANKSIM_HINTED_LOAD(__ldlu)
+BANKSIM_HINTED_LOAD(__ldcv)
+BANKSIM_HINTED_STORE(__stwb)
+BANKSIM_HINTED_STORE(__stcg)
+BANKSIM_HINTED_STORE(__stcs)
+BANKSIM_HINTED_STORE(__stwt)
+#undef BANKSIM_HINTED_LOAD
+#undef BANKSIM_HINTED_STORE
 
 // ---- Atomics --------------------------------------------------------------------------------
 #define BANKSIM_ATOMIC_INT(name, op)                                            \
