@@ -33,9 +33,9 @@ Ceilings measure_ceilings() {
   COURSE_CHECK_CUDA(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
   c.smem_tbs = sms * 128.0 * clock_khz * 1e3 / 1e12;
   const CopyCeiling copy;
-  c.memcpy_gbs = CopyCeiling::bytes() / median_ms([&] { copy(); }) / 1e6;
+  c.memcpy_gbs = copy.bytes() / median_ms([&] { copy(); }) / 1e6;
   const SgemmCeiling sgemm;
-  c.sgemm_tflops = SgemmCeiling::flops() / median_ms([&] { sgemm(); }) / 1e9;
+  c.sgemm_tflops = sgemm.flops() / median_ms([&] { sgemm(); }) / 1e9;
   return c;
 }
 

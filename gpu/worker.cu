@@ -8,7 +8,8 @@
 // (grader/protocol.hpp), runs each launch once through the harness (gpu/harness.cuh), then, when
 // the request is timed and not --once, times it (median of 15 CUDA-event timings after 2
 // warm-ups, fresh inputs and a flushed L2 before each). Everything goes back as protocol frames
-// on fd N. It never judges.
+// on fd N. A timed request may also ask for a ceiling (cudaMemcpy, cuBLAS: gpu/ceilings.cuh),
+// timed the same way in the same process. It never judges.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "ceilings.cuh"
 #include "grader/protocol.hpp"
 #include "harness.cuh"
 
@@ -48,6 +50,21 @@ std::string read_file(const std::string& p) {
   r.issues.push_back({"crash", "error", "", 0, 0, reason});
   proto::send_run(fd, run, r);
   std::exit(1);
+}
+
+/// The request's ceiling timed like the kernel (median of 15, L2 flushed), or -1.
+double ceiling_ms(const proto::Request& req) {
+  if (req.ceiling == "memcpy" && req.ceiling_bytes > 0) {
+    const course::gpu::CopyCeiling copy(req.ceiling_bytes);
+    return course::gpu::median_ms([&] { copy(); });
+  }
+  const auto& d = req.ceiling_mnk;
+  if (req.ceiling == "sgemm" && d[0] > 0 && d[1] > 0 && d[2] > 0) {
+    const course::gpu::SgemmCeiling sgemm(static_cast<int>(d[0]), static_cast<int>(d[1]),
+                                          static_cast<int>(d[2]));
+    return course::gpu::median_ms([&] { sgemm(); });
+  }
+  return -1.0;
 }
 
 }  // namespace
@@ -88,6 +105,8 @@ int main(int argc, char** argv) {
     proto::RunReport report;
     report.completed = true;
     if (req.timed && !once) {
+      // The ceiling first: nothing of the student's code has run since its kernel finished.
+      report.ceiling_ms = ceiling_ms(req);
       report.median_ms = course::gpu::median_ms_fresh(kernel, initial, &error);
       if (report.median_ms < 0) fail_run(fd, k, error);
     }

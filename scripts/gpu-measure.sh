@@ -29,6 +29,9 @@ echo "== ncu kernel totals"
 metrics=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 metrics=$metrics,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
 metrics=$metrics,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+metrics=$metrics,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+metrics=$metrics,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
+metrics=$metrics,gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
 ncu --clock-control none --metrics "$metrics" --csv "$bin" --profile >"$OUT/ncu-metrics.csv" 2>&1
 echo "== compute-sanitizer"
 { for tool in memcheck racecheck synccheck initcheck; do

@@ -32,7 +32,7 @@ TEST_CASE("ncu source page: predicated stores and both kinds of shared atomics a
   const auto launches = parse_source_page(fixture("ncu-source-atomics.csv"), "bad_kernels.cu");
   REQUIRE(launches.size() == 1);
   int stores = 0, loads = 0, atomics = 0, loops = 0;
-  for (const auto& s : launches[0]) {
+  for (const auto& s : launches[0].sites) {
     stores += s.op == "store";
     loads += s.op == "load";
     atomics += s.op == "atomic";
@@ -46,6 +46,15 @@ TEST_CASE("ncu source page: predicated stores and both kinds of shared atomics a
   CHECK(loads == 3);    // the CAS loop's LDS, and the two final reads
   CHECK(atomics == 1);  // ATOMS.POPC.INC: nvcc's warp-aggregated atomicAdd(int, 1)
   CHECK(loops == 1);    // ATOMS.CAST.SPIN
+  // The two STG.E of the kernel's result, each one request of 4 sectors (32 lanes x 4 bytes).
+  REQUIRE(launches[0].global_sites.size() == 2);
+  for (const auto& g : launches[0].global_sites) {
+    CHECK(g.op == "store");
+    CHECK(g.bytes == 4);
+    CHECK(g.requests == 1);
+    CHECK(g.sectors == 4);
+    CHECK(g.ideal == 4);
+  }
 }
 
 TEST_CASE("compute-sanitizer logs: each tool's finding with its kind and line", "[gpu][parser]") {

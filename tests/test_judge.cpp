@@ -20,11 +20,14 @@ namespace {
 /// A backend whose worker is a function of the job.
 class FakeBackend : public grader::Backend {
  public:
-  FakeBackend(grader::Capabilities caps, std::function<WorkerOutcome(const WorkerJob&)> f)
-      : caps_(std::move(caps)), f_(std::move(f)) {}
+  FakeBackend(grader::Capabilities caps, std::function<WorkerOutcome(const WorkerJob&)> f,
+              std::string gpu_name = "NVIDIA H200")
+      : caps_(std::move(caps)), f_(std::move(f)), gpu_(std::move(gpu_name)) {}
   grader::Capabilities capabilities() const override { return caps_; }
   std::string describe() const override { return "fake"; }
-  nlohmann::json facts() const override { return nlohmann::json::object(); }
+  nlohmann::json facts() const override {
+    return caps_.can_time ? nlohmann::json{{"gpu", gpu_}} : nlohmann::json{{"gpu", nullptr}};
+  }
   WorkerOutcome run(const WorkerJob& job, const fs::path&, const grader::Limits&) const override {
     return f_(job);
   }
@@ -32,6 +35,7 @@ class FakeBackend : public grader::Backend {
  private:
   grader::Capabilities caps_;
   std::function<WorkerOutcome(const WorkerJob&)> f_;
+  std::string gpu_;
 };
 
 const course::ExerciseSpec& ex04() {
@@ -105,9 +109,10 @@ TEST_CASE("judge: a right, conflict-free kernel passes every gate (CPU capabilit
   const auto r = judge(b);
   for (const auto& g : r.gates) INFO(g.name << ": " << g.reason);
   CHECK(r.score() == 100);
-  CHECK(r.gate("speed")->reason.find("judged by the bank model: 16.50x fewer") !=
-        std::string::npos);
-  CHECK(r.gate("speed")->reason.find("needs 8.00x") != std::string::npos);
+  // No global accesses in these fake reports: the cost is the wavefronts, 4224 / 256.
+  CHECK(r.gate("speed")->reason.find("judged by the cost model (no GPU here; a GPU run times "
+                                     "it): 16.50x cheaper") != std::string::npos);
+  CHECK(r.gate("speed")->reason.find("needs 1.90x") != std::string::npos);
   CHECK_FALSE(r.timed);
 }
 
@@ -237,7 +242,7 @@ TEST_CASE("judge: on a GPU, counters are read at every size, so a pad for one si
   std::size_t profiled = 0, student_jobs = 0;
   const FakeBackend b(gpu(), [&](const WorkerJob& j) {
     std::vector<proto::Site> sites;
-    if (j.request.file.find("/lessons/") == std::string::npos) {
+    if (j.request.file.find("/lessons/") == std::string::npos && !j.sanitize) {
       const bool first = student_jobs++ == 0;  // the judge's first size is the measured one
       if (j.profile) {
         ++profiled;
@@ -253,6 +258,69 @@ TEST_CASE("judge: on a GPU, counters are read at every size, so a pad for one si
   CHECK(profiled == student_jobs - 1);
   CHECK_FALSE(r.gate("conflicts")->passed);
   CHECK(r.gate("conflicts")->reason.find("32-way") != std::string::npos);
+}
+
+TEST_CASE("judge: on a GPU, the sanitizers see every size in one job and keep their findings",
+          "[judge]") {
+  std::size_t sanitize_jobs = 0, sizes_seen = 0;
+  const FakeBackend b(gpu(), [&](const WorkerJob& j) {
+    WorkerOutcome w = worker(j, {site(0, 128, 128, "load"), site(0, 128, 128, "store")}, 1.0);
+    if (j.sanitize) {
+      ++sanitize_jobs;
+      sizes_seen = j.request.runs.size();
+      // racecheck finds the race only at one size (say an edge tile): the last run here.
+      w.report.runs.back().issues.push_back(
+          {"race", "error", "transpose.cu", 30, 0, "compute-sanitizer racecheck: hazard"});
+    }
+    return w;
+  });
+  const auto r = judge(b);
+  CHECK(sanitize_jobs == 1);
+  CHECK(sizes_seen == ex04().sizes.size() + static_cast<std::size_t>(ex04().random_sizes));
+  CHECK_FALSE(r.gate("no_problems")->passed);
+  CHECK(r.gate("no_problems")->reason.find("racecheck") != std::string::npos);
+  CHECK(r.score() == ex04().points.builds);
+}
+
+TEST_CASE("judge: a GPU without a row in the gate table is judged by the cost model, and told so",
+          "[judge]") {
+  const FakeBackend b(
+      gpu(),
+      [](const WorkerJob& j) {
+        return worker(j, {site(0, 128, 128, "load"), site(0, 128, 128, "store")}, 0.1);
+      },
+      "NVIDIA GeForce RTX 4090");
+  const auto r = judge(b);
+  const auto* speed = r.gate("speed");
+  CHECK(speed->reason.find("no measured gate for this GPU (NVIDIA GeForce RTX 4090)") == 0);
+  CHECK(speed->reason.find("cost model") != std::string::npos);
+  CHECK(speed->passed);  // 256 wavefronts against the baseline's 4224: 16.5x cheaper
+}
+
+TEST_CASE("judge: the cost model charges uncoalesced global accesses (a strided transpose fails)",
+          "[judge]") {
+  // Conflict-free shared accesses, but the store to global memory is strided: 32 sectors per
+  // request where 4 would do. The baseline stores coalesced (4 sectors per request).
+  const auto add_globals = [](WorkerOutcome w, bool strided) {
+    for (auto& run : w.report.runs) {
+      proto::GlobalSite ld{"transpose.cu", 14, 0, "in[...]", "load", 4, 128, 512, 512};
+      proto::GlobalSite st{"transpose.cu",         33, 0, "out[...]", "store", 4, 128,
+                           strided ? 4096u : 512u, 512};
+      run.global_sites = {ld, st};
+    }
+    return w;
+  };
+  const FakeBackend b(cpu(), [&](const WorkerJob& j) {
+    const bool baseline = j.request.file.find("/lessons/") != std::string::npos;
+    return add_globals(worker(j, {site(0, 128, 128, "load"), site(0, 128, 128, "store")}),
+                       !baseline);
+  });
+  const auto r = judge(b);
+  const auto* speed = r.gate("speed");
+  CHECK(r.gate("conflicts")->passed);
+  CHECK_FALSE(speed->passed);
+  CHECK(speed->reason.find("the global store at line 33 touches 32.0 32-byte sectors per warp "
+                           "request where 4.0 would do") != std::string::npos);
 }
 
 TEST_CASE("judge: counters that could not be read are the machine's problem, not a pass",

@@ -48,6 +48,9 @@ constexpr std::uint16_t kManyThreads = 0xfffe;
 constexpr std::uint16_t kAtomicThread = 0xfffd;
 constexpr std::size_t kGuardBytes = 4096;                         // around each device buffer
 constexpr std::size_t kMaxTracePerThread = std::size_t{1} << 24;  // 16 M accesses per interval
+// Global accesses per thread and barrier interval whose sectors are counted (a long loop over
+// global memory without a barrier is counted up to here; the report says the count is partial).
+constexpr std::size_t kMaxGlobalTracePerThread = std::size_t{1} << 18;
 
 /// Thrown inside a fiber to stop the launch (timeout, wild pointer); caught at the fiber's base.
 struct KernelAbort {};
@@ -130,6 +133,19 @@ inline std::array<std::vector<Access>, bankmodel::kWarpSize>& lane_traces() {
   return traces;
 }
 
+// One access to a device buffer (global memory), traced per lane like shared accesses so that a
+// warp's accesses form requests whose 32-byte sectors are counted.
+struct GlobalAccess {
+  std::uint64_t pc;
+  std::uintptr_t address;
+  std::uint8_t size;
+  std::uint8_t op;  // kLoad or kStore
+};
+inline std::array<std::vector<GlobalAccess>, bankmodel::kWarpSize>& lane_global_traces() {
+  static std::array<std::vector<GlobalAccess>, bankmodel::kWarpSize> traces;
+  return traces;
+}
+
 enum class State : std::uint8_t { kRunnable, kAtBarrier, kAtWarpSync, kDone };
 
 struct Thread {
@@ -141,7 +157,8 @@ struct Thread {
   std::uint8_t lane = 0;
   State state = State::kRunnable;
   std::uint64_t barrier_pc = 0;
-  std::vector<Access>* trace = nullptr;  // its lane's buffer (lane_traces())
+  std::vector<Access>* trace = nullptr;               // its lane's buffer (lane_traces())
+  std::vector<GlobalAccess>* global_trace = nullptr;  // lane_global_traces()
   // Warp rendezvous (__syncwarp, shuffles, ballots).
   unsigned x_mask = 0;
   unsigned long long x_value = 0;
@@ -232,6 +249,9 @@ class Launch {
   void release_warp_sync(unsigned warp);
   void flush_warp(unsigned warp);
   void add_request(const Access* const* lane_access, const bankmodel::Request& request);
+  /// Groups the warp's global accesses into requests and counts their sectors.
+  void flush_global(unsigned first, unsigned last);
+  void add_global_request(const GlobalAccess* const* lanes);
   void resolve_pending();
   bool separated_by_syncwarp(std::uint16_t other, std::uint16_t other_epoch) const;
   void uninitialized(std::uint32_t offset, std::uint64_t pc, int var);
@@ -292,9 +312,13 @@ class Launch {
   std::map<std::tuple<std::uint64_t, std::uint16_t, std::uint8_t, std::uint8_t>, std::size_t>
       site_index_;  // (pc, sub, op, width) -> sites
   std::vector<SiteStats> sites_;
+  std::map<std::tuple<std::uint64_t, std::uint8_t, std::uint8_t>, std::size_t>
+      global_index_;  // (pc, op, width) -> global_sites_
+  std::vector<GlobalSiteStats> global_sites_;
   std::map<std::string, std::size_t> problem_index_;
   std::vector<Region> known_;  // loaded images and fiber stacks
-  Region last_ok_{0, 0};
+  Region last_ok_{0, 0};       // the last image or stack region an access fell in
+  Region last_buf_{0, 0};      // the last device buffer an access fell in
 };
 
 // guards.cpp

@@ -272,6 +272,18 @@ bool Launch::known_memory(std::uintptr_t a) {
 
 void Launch::global_access(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc) {
   if (current_ == nullptr) return;
+  // Device buffers are global memory: traced for the sector count. Images and stacks (globals of
+  // the module, the thread's locals) are checked but not counted.
+  const auto traced = [&] {
+    std::vector<GlobalAccess>& trace = *current_->global_trace;
+    if (trace.size() < kMaxGlobalTracePerThread) {
+      trace.push_back(GlobalAccess{pc, address, static_cast<std::uint8_t>(size),
+                                   static_cast<std::uint8_t>(op)});
+    } else {
+      result_.global_sectors_partial = true;  // counted up to the cap, the rest not
+    }
+  };
+  if (address >= last_buf_.lo && address + size <= last_buf_.hi) return traced();
   if (address >= last_ok_.lo && address + size <= last_ok_.hi) return;
   check_abort();
   {
@@ -282,8 +294,8 @@ void Launch::global_access(std::uintptr_t address, std::uint32_t size, Op op, st
     if (it != g_buffers.begin()) {
       const Buffer& b = std::prev(it)->second;
       if (address + size <= b.lo + b.bytes) {
-        last_ok_ = Region{b.lo, b.lo + b.bytes};
-        return;
+        last_buf_ = Region{b.lo, b.lo + b.bytes};
+        return traced();
       }
       if (address < b.lo + b.bytes + kGuardBytes) {
         report("out_of_bounds", false, pc, 0, current_, kNoThread, -1,

@@ -550,6 +550,7 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
   // Source locations for every program counter seen.
   std::vector<std::uint64_t> pcs;
   for (const auto& s : raw.sites) pcs.push_back(s.pc);
+  for (const auto& s : raw.global_sites) pcs.push_back(s.pc);
   for (const auto& p : raw.problems) {
     pcs.push_back(p.pc);
     pcs.push_back(p.other_pc);
@@ -596,6 +597,34 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
     return std::tie(x.file, x.line, x.column, x.op, x.bytes) <
            std::tie(y.file, y.line, y.column, y.op, y.bytes);
   });
+  report.global_sectors_partial = raw.global_sectors_partial;
+  std::map<std::tuple<std::string, int, int, int, int>, std::size_t> global_by_line;
+  for (const rt::GlobalSiteStats& s : raw.global_sites) {
+    const auto& [file, line] = impl_->locations[s.pc];
+    const int column = impl_->columns.count(s.pc) != 0 ? impl_->columns.at(s.pc) : 0;
+    const auto key = std::make_tuple(file, line, column, static_cast<int>(s.op), s.bytes);
+    auto it = global_by_line.find(key);
+    if (it == global_by_line.end()) {
+      it = global_by_line.emplace(key, report.global_lines.size()).first;
+      GlobalLineStats l;
+      l.file = file;
+      l.line = line;
+      l.column = column;
+      l.source = file == impl_->display ? impl_->line_text(line) : "";
+      l.op = s.op;
+      l.bytes = s.bytes;
+      report.global_lines.push_back(l);
+    }
+    GlobalLineStats& l = report.global_lines[it->second];
+    l.requests += s.requests;
+    l.sectors += s.sectors;
+    l.ideal += s.ideal;
+  }
+  std::sort(report.global_lines.begin(), report.global_lines.end(),
+            [](const GlobalLineStats& x, const GlobalLineStats& y) {
+              return std::tie(x.file, x.line, x.column, x.op, x.bytes) <
+                     std::tie(y.file, y.line, y.column, y.op, y.bytes);
+            });
   for (const rt::RawProblem& p : raw.problems) {
     // Two threads "at different barriers" whose barriers are on one source line are at one
     // __syncthreads() that the compiler duplicated into both sides of a branch: not a problem.

@@ -80,6 +80,19 @@ nlohmann::json LaunchReport::to_json() const {
                           {"ways", l.ways()},
                           {"worst", request_json(l.worst)}});
   }
+  j["global_sites"] = nlohmann::json::array();
+  for (const GlobalLineStats& l : global_lines) {
+    j["global_sites"].push_back({{"file", l.file},
+                                 {"line", l.line},
+                                 {"column", l.column},
+                                 {"source", l.source},
+                                 {"op", bankmodel::to_string(l.op)},
+                                 {"bytes", l.bytes},
+                                 {"requests", l.requests},
+                                 {"sectors", l.sectors},
+                                 {"ideal", l.ideal}});
+  }
+  j["global_sectors_partial"] = global_sectors_partial;
   j["issues"] = nlohmann::json::array();
   for (const Problem& p : problems) {
     nlohmann::json q = {{"kind", p.kind},
@@ -118,6 +131,24 @@ std::string LaunchReport::table() const {
           fmt::format("{:>5}  {:<44} {:<5} {:>5} {:>9} {:>8.2f} {:>6.2f} {:>6.2f}{}\n", l.line, src,
                       bankmodel::to_string(l.op), l.bytes, l.requests, l.wavefronts_per_request(),
                       l.ideal_per_request(), l.ways(), conflict ? "  <- conflict" : "");
+    }
+  }
+  if (!global_lines.empty()) {
+    out += fmt::format("{:>5}  {:<44} {:<5} {:>5} {:>9} {:>8} {:>6}\n", "line",
+                       "global memory (32-byte sectors)", "op", "bytes", "requests", "sec/req",
+                       "ideal");
+    for (const GlobalLineStats& l : global_lines) {
+      std::string src = l.source.size() > 44 ? l.source.substr(0, 41) + "..." : l.source;
+      const double ideal =
+          l.requests == 0 ? 0.0 : static_cast<double>(l.ideal) / static_cast<double>(l.requests);
+      out += fmt::format("{:>5}  {:<44} {:<5} {:>5} {:>9} {:>8.2f} {:>6.2f}{}\n", l.line, src,
+                         bankmodel::to_string(l.op), l.bytes, l.requests, l.sectors_per_request(),
+                         ideal, l.sectors > 2 * l.ideal ? "  <- uncoalesced" : "");
+    }
+    if (global_sectors_partial) {
+      out +=
+          "(global sectors counted in part: a thread made more than 262144 global accesses "
+          "between two barriers)\n";
     }
   }
   if (!completed) out += "launch stopped early: " + abort_reason + "\n";

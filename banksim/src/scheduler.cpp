@@ -63,6 +63,7 @@ RunResult Launch::run() {
     }
   }
   result_.sites = std::move(sites_);
+  result_.global_sites = std::move(global_sites_);
   result_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return std::move(result_);
 }
@@ -91,6 +92,8 @@ void Launch::run_block(uint3 block) {
     t.state = State::kRunnable;
     t.trace = &lane_traces()[t.lane];
     t.trace->clear();
+    t.global_trace = &lane_global_traces()[t.lane];
+    t.global_trace->clear();
     t.fiber = ctx::fiber(std::allocator_arg, alloc, [this, &t](ctx::fiber&& scheduler) {
       t.scheduler = std::move(scheduler);
       try {
@@ -322,6 +325,89 @@ void Launch::flush_warp(unsigned warp) {
     for (const Pending& p : requests) add_request(p.lanes, p.request);
   }
   for (unsigned i = first; i < last; ++i) threads_[i].trace->clear();
+  flush_global(first, last);
+}
+
+void Launch::flush_global(unsigned first, unsigned last) {
+  // As for shared accesses: the k-th execution of (pc, op, width) by each lane forms request k
+  // of that instruction; lanes that ran the same accesses in the same order take the fast path.
+  const auto& a0 = *threads_[first].global_trace;
+  bool uniform = true;
+  for (unsigned i = first + 1; i < last && uniform; ++i) {
+    const auto& b = *threads_[i].global_trace;
+    if (b.size() != a0.size()) {
+      uniform = false;
+      break;
+    }
+    for (std::size_t k = 0; k < a0.size(); ++k) {
+      if (a0[k].pc != b[k].pc || a0[k].op != b[k].op || a0[k].size != b[k].size) {
+        uniform = false;
+        break;
+      }
+    }
+  }
+  const GlobalAccess* lanes[bankmodel::kWarpSize];
+  if (uniform) {
+    for (std::size_t k = 0; k < a0.size(); ++k) {
+      std::fill(std::begin(lanes), std::end(lanes), nullptr);
+      for (unsigned i = first; i < last; ++i) lanes[i - first] = &(*threads_[i].global_trace)[k];
+      add_global_request(lanes);
+    }
+  } else {
+    using Site = std::tuple<std::uint64_t, std::uint8_t, std::uint8_t>;
+    std::vector<std::array<const GlobalAccess*, bankmodel::kWarpSize>> requests;
+    std::map<std::tuple<Site, std::uint64_t>, std::size_t> index;
+    for (unsigned i = first; i < last; ++i) {
+      std::map<Site, std::uint64_t> seen;
+      for (const GlobalAccess& a : *threads_[i].global_trace) {
+        const Site site{a.pc, a.op, a.size};
+        const auto key = std::make_tuple(site, seen[site]++);
+        auto it = index.find(key);
+        if (it == index.end()) {
+          it = index.emplace(key, requests.size()).first;
+          requests.emplace_back();
+          requests.back().fill(nullptr);
+        }
+        requests[it->second][i - first] = &a;
+      }
+    }
+    for (const auto& r : requests) add_global_request(r.data());
+  }
+  for (unsigned i = first; i < last; ++i) threads_[i].global_trace->clear();
+}
+
+void Launch::add_global_request(const GlobalAccess* const* lanes) {
+  std::uintptr_t sectors[2 * bankmodel::kWarpSize];
+  int n = 0;
+  int active = 0;
+  const GlobalAccess* any = nullptr;
+  for (int i = 0; i < bankmodel::kWarpSize; ++i) {
+    const GlobalAccess* a = lanes[i];
+    if (a == nullptr) continue;
+    any = a;
+    ++active;
+    sectors[n++] = a->address >> 5;
+    const std::uintptr_t last_sector = (a->address + a->size - 1) >> 5;
+    if (last_sector != sectors[n - 1]) sectors[n++] = last_sector;  // a misaligned access
+  }
+  if (any == nullptr) return;
+  std::sort(sectors, sectors + n);
+  const auto distinct = static_cast<std::uint64_t>(std::unique(sectors, sectors + n) - sectors);
+  const auto key = std::make_tuple(any->pc, any->op, any->size);
+  auto it = global_index_.find(key);
+  if (it == global_index_.end()) {
+    it = global_index_.emplace(key, global_sites_.size()).first;
+    GlobalSiteStats s;
+    s.pc = any->pc;
+    s.op = static_cast<Op>(any->op);
+    s.bytes = any->size;
+    global_sites_.push_back(s);
+  }
+  GlobalSiteStats& s = global_sites_[it->second];
+  s.requests += 1;
+  s.sectors += distinct;
+  const auto ideal = static_cast<std::uint64_t>((active * any->size + 31) / 32);
+  s.ideal += std::min(ideal, distinct);
 }
 
 void Launch::add_request(const Access* const* lane_access, const bankmodel::Request& request) {

@@ -43,10 +43,15 @@ unsigned next_sandbox_uid();
 /// init ends its whole namespace. Called once when grading starts.
 void sweep_orphaned_sandboxes();
 
-/// Per kernel launch (in order), the shared-memory instructions (LDS, STS, ATOMS; predicated or
-/// not) of ncu's source page (`ncu -i R --page source --csv --print-source sass`).
-std::vector<std::vector<protocol::Site>> parse_source_page(const std::string& csv,
-                                                           const std::string& file);
+/// One profiled launch: its shared-memory instructions (LDS, STS, ATOMS; predicated or not) and
+/// its global ones (LDG, STG, with ncu's theoretical sectors).
+struct ProfiledLaunch {
+  std::vector<protocol::Site> sites;
+  std::vector<protocol::GlobalSite> global_sites;
+};
+/// Per kernel launch (in order), what ncu's source page says (`ncu -i R --page source --csv
+/// --print-source sass`).
+std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std::string& file);
 /// compute-sanitizer's findings in one tool's log as report issues (kind, line, message).
 std::vector<protocol::Issue> sanitizer_issues(const std::string& text, const std::string& tool);
 

@@ -9,11 +9,16 @@
 #include <sstream>
 
 #include "bankmodel/diagram.hpp"
+#include "cost_model.hpp"
 #include "gates_internal.hpp"
 
 namespace grader::internal {
 namespace fs = std::filesystem;
 using State = Verdict::State;
+using course::GpuGate;
+using course::SpeedReference;
+using course::Thresholds;
+using course::to_string;
 
 namespace {
 
@@ -164,6 +169,36 @@ struct Totals {
   std::uint64_t load_requests = 0;
   std::uint64_t store_requests = 0;
 };
+
+/// Shared wavefronts and global sectors of a run, as the cost model reads them.
+Counts counts(const protocol::RunReport& report) {
+  Counts c;
+  for (const protocol::Site& s : report.sites) c.wavefronts += s.wavefronts;
+  for (const protocol::GlobalSite& g : report.global_sites) {
+    c.sectors += g.sectors;
+    c.ideal_sectors += g.ideal;
+  }
+  return c;
+}
+
+/// The global access that wastes the most sectors, as advice ("" if every one is coalesced).
+std::string worst_global(const protocol::RunReport& report, bool lines) {
+  const protocol::GlobalSite* worst = nullptr;
+  for (const protocol::GlobalSite& g : report.global_sites) {
+    if (g.sectors > 2 * g.ideal &&
+        (worst == nullptr || g.sectors - g.ideal > worst->sectors - worst->ideal))
+      worst = &g;
+  }
+  if (worst == nullptr || worst->requests == 0) return "";
+  const double per = static_cast<double>(worst->sectors) / static_cast<double>(worst->requests);
+  const double ideal = static_cast<double>(worst->ideal) / static_cast<double>(worst->requests);
+  const std::string where = lines && worst->line > 0 ? fmt::format("line {}", worst->line)
+                                                     : fmt::format("`{}`", worst->source);
+  return fmt::format(
+      "; the global {} at {} touches {:.1f} 32-byte sectors per warp request where {:.1f} would "
+      "do (uncoalesced: neighbouring lanes should access neighbouring addresses)",
+      worst->op, where, per, ideal);
+}
 
 Totals totals(const protocol::RunReport& report) {
   Totals t;
@@ -427,30 +462,61 @@ Verdict speed(const Evidence& ev, const std::vector<Gate>& earlier) {
                                 : ev.baseline.report.compile.message;
     return Verdict::fail("the baseline kernel could not be run: " + msg);
   }
+  const Thresholds& th = spec.thresholds;
+  const GpuGate* row = ev.caps.can_time ? th.gpu_gate(ev.gpu_name) : nullptr;
   Verdict v;
-  if (ev.caps.can_time) {
-    const double ratio =
-        ev.student_ms > 0 && ev.baseline_ms > 0 ? ev.baseline_ms / ev.student_ms : 0.0;
-    const std::string m = fmt::format(
-        "timed on the GPU at {}: {:.2f}x faster than the baseline ({:.4f} ms vs {:.4f} ms, median "
-        "of 15, L2 flushed), needs {:.2f}x",
-        spec.gpu_timing_size.label, ratio, ev.baseline_ms, ev.student_ms,
-        spec.thresholds.gpu_min_speedup);
-    v = ratio >= spec.thresholds.gpu_min_speedup ? Verdict::pass(m) : Verdict::fail(m);
-    v.summary = fmt::format("{:.2f}x", ratio);
-  } else {
-    const Totals st = totals(ev.run(0));
-    const Totals bt = totals(ev.baseline.report.runs[0]);
-    const double ratio = st.wavefronts == 0 ? 0.0
-                                            : static_cast<double>(bt.wavefronts) /
-                                                  static_cast<double>(st.wavefronts);
-    const std::string m = fmt::format(
-        "CPU mode, judged by the bank model: {:.2f}x fewer shared-memory wavefronts than the "
-        "baseline ({} vs {}), needs {:.2f}x; a GPU run times it instead",
-        ratio, st.wavefronts, bt.wavefronts, spec.thresholds.cpu_min_wavefront_ratio);
-    v = ratio >= spec.thresholds.cpu_min_wavefront_ratio ? Verdict::pass(m) : Verdict::fail(m);
-    v.summary = fmt::format("{:.2f}x (model)", ratio);
+  if (row != nullptr) {
+    // Timed on a GPU the gate table has a row for.
+    const bool vs_baseline = th.reference == SpeedReference::kBaseline;
+    const double ref_ms = vs_baseline ? ev.baseline_ms : ev.ceiling_ms;
+    const double ratio = ev.student_ms > 0 && ref_ms > 0 ? ref_ms / ev.student_ms : 0.0;
+    std::string m;
+    if (vs_baseline) {
+      m = fmt::format(
+          "timed on the GPU at {}: {:.2f}x faster than the baseline ({:.4f} ms vs {:.4f} ms, "
+          "median of 15, L2 flushed), needs {:.2f}x ({} row of the gate table)",
+          spec.gpu_timing_size.label, ratio, ev.baseline_ms, ev.student_ms, row->min_ratio,
+          row->gpu);
+    } else {
+      m = fmt::format(
+          "timed on the GPU at {}: {:.0f}% of {}'s speed ({:.4f} ms vs {:.4f} ms; the baseline "
+          "{:.4f} ms; median of 15, L2 flushed), needs {:.0f}% ({} row of the gate table)",
+          spec.gpu_timing_size.label, 100 * ratio, to_string(th.reference), ev.student_ms, ref_ms,
+          ev.baseline_ms, 100 * row->min_ratio, row->gpu);
+    }
+    if (!vs_baseline && ev.ceiling_ms <= 0) {
+      return Verdict::fail("the grading machine could not time " +
+                           std::string(to_string(th.reference)) +
+                           " to compare with (a grading-machine problem, not your code)");
+    }
+    v = ratio >= row->min_ratio ? Verdict::pass(m) : Verdict::fail(m);
+    v.summary = vs_baseline
+                    ? fmt::format("{:.2f}x", ratio)
+                    : fmt::format("{:.0f}% {}", 100 * ratio,
+                                  th.reference == SpeedReference::kMemcpy ? "memcpy" : "cuBLAS");
+    return v;
   }
+  // The cost model: banksim's counts in CPU mode, the GPU's own counters on a GPU without a row.
+  if (ev.caps.can_time) {
+    if (const std::string why = counters_missing(ev); !why.empty()) return counters_verdict(why);
+  }
+  const Counts sc = counts(ev.run(0));
+  const Counts bc = counts(ev.baseline.report.runs[0]);
+  const double ratio = sc.cost() <= 0 ? 0.0 : bc.cost() / sc.cost();
+  const std::string how =
+      ev.caps.can_time
+          ? fmt::format(
+                "no measured gate for this GPU ({}): judged by the cost model on its "
+                "counters",
+                ev.gpu_name.empty() ? "unknown" : ev.gpu_name)
+          : std::string("CPU mode, judged by the cost model (no GPU here; a GPU run times it)");
+  std::string m =
+      fmt::format("{}: {:.2f}x cheaper than the baseline, needs {:.2f}x. Yours: {}; baseline: {}",
+                  how, ratio, th.cpu_min_cost_ratio, sc.describe(), bc.describe());
+  const bool ok = ratio >= th.cpu_min_cost_ratio;
+  if (!ok) m += worst_global(ev.run(0), ev.caps.sites_have_lines);
+  v = ok ? Verdict::pass(m) : Verdict::fail(m);
+  v.summary = fmt::format("{:.2f}x (model)", ratio);
   return v;
 }
 

@@ -25,6 +25,9 @@ struct Evidence {
   WorkerOutcome baseline;  ///< at sizes[0], same inputs
   double student_ms = -1.0;
   double baseline_ms = -1.0;
+  double ceiling_ms =
+      -1.0;              ///< the exercise's ceiling (cudaMemcpy, cuBLAS), timed with the student
+  std::string gpu_name;  ///< the GPU's name (picks the row of the GPU gate table)
   /// Where the backend times kernels: the outputs of both at gpu_timing_size, same inputs (a
   /// kernel that skips work at the timed size must not pass).
   Buffers timing_inputs;

@@ -5,7 +5,10 @@
 // settings are never changed) and checks memory and races with compute-sanitizer. The worker
 // (gpu/worker.cu) reports through the same protocol as the CPU worker; sites are per SASS
 // instruction (line 0, the instruction as source).
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -67,13 +70,34 @@ double number(const std::string& s) {
   return t.empty() ? 0.0 : std::atof(t.c_str());
 }
 
+/// The GPU shared by a class graded with --jobs N: timing runs hold it alone (a sanitizer or a
+/// profile beside them would slow them down), every other GPU step shares it. An flock on a
+/// file beside the grader's binaries, released when the step ends (never inherited by children).
+class GpuLock {
+ public:
+  GpuLock(const fs::path& file, bool exclusive) {
+    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd_ >= 0) {
+      while (::flock(fd_, exclusive ? LOCK_EX : LOCK_SH) != 0 && errno == EINTR) {
+      }
+    }
+  }
+  ~GpuLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  GpuLock(const GpuLock&) = delete;
+  GpuLock& operator=(const GpuLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 }  // namespace
 
 namespace internal {
 
-std::vector<std::vector<protocol::Site>> parse_source_page(const std::string& csv,
-                                                           const std::string& file) {
-  std::vector<std::vector<protocol::Site>> launches;
+std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std::string& file) {
+  std::vector<ProfiledLaunch> launches;
   std::istringstream in(csv);
   std::string line;
   std::vector<std::string> head;
@@ -108,6 +132,23 @@ std::vector<std::vector<protocol::Site>> parse_source_page(const std::string& cs
     const bool store = opcode.rfind("STS", 0) == 0;
     const bool atomic = opcode.rfind("ATOMS", 0) == 0;
     const double executed = number(col("Instructions Executed"));
+    const bool global_load = opcode.rfind("LDG", 0) == 0;
+    const bool global_store =
+        opcode.rfind("STG", 0) == 0 || opcode.rfind("RED", 0) == 0 || opcode.rfind("ATOMG", 0) == 0;
+    if ((global_load || global_store) && executed > 0) {
+      protocol::GlobalSite g;
+      g.file = file;
+      g.source = src;
+      g.op = global_load ? "load" : "store";
+      g.bytes = static_cast<int>(number(col("Access Size")) / 8);
+      g.requests = static_cast<std::uint64_t>(executed);
+      g.sectors = static_cast<std::uint64_t>(number(col("L2 Theoretical Sectors Global")));
+      g.ideal =
+          std::min(g.sectors,
+                   static_cast<std::uint64_t>(number(col("L2 Theoretical Sectors Global Ideal"))));
+      launches.back().global_sites.push_back(g);
+      continue;
+    }
     if ((!load && !store && !atomic) || executed == 0) continue;
     const double wf = number(col("L1 Wavefronts Shared"));
     const double ideal = number(col("L1 Wavefronts Shared Ideal"));
@@ -123,7 +164,7 @@ std::vector<std::vector<protocol::Site>> parse_source_page(const std::string& cs
     site.requests = static_cast<std::uint64_t>(executed);
     site.wavefronts = static_cast<std::uint64_t>(wf);
     site.ideal = static_cast<std::uint64_t>(ideal);
-    launches.back().push_back(site);
+    launches.back().sites.push_back(site);
   }
   return launches;
 }
@@ -271,6 +312,9 @@ class GpuBackend : public Backend {
     }
     // Correctness run and timing, then hardware counters per instruction and the sanitizers on
     // runs without timing loops: each in its own sandbox that sees the GPU's device nodes.
+    const fs::path lock_dir = self_dir().parent_path() / "gpu-harness";
+    fs::create_directories(lock_dir);
+    const GpuLock gpu_lock(lock_dir / "gpu.lock", job.request.timed);
     SandboxSpec spec = base_spec(limits);
     spec.rw_dir = dir;
     spec.dev_nodes = gpu_nodes();
@@ -305,8 +349,10 @@ class GpuBackend : public Backend {
                       "): " + (why.size() > 400 ? why.substr(why.size() - 400) : why);
       }
       for (std::size_t k = 0; k < launches.size() && k < out.report.runs.size(); ++k) {
-        auto& sites = out.report.runs[k].sites;
-        sites.insert(sites.end(), launches[k].begin(), launches[k].end());
+        auto& run = out.report.runs[k];
+        run.sites.insert(run.sites.end(), launches[k].sites.begin(), launches[k].sites.end());
+        run.global_sites.insert(run.global_sites.end(), launches[k].global_sites.begin(),
+                                launches[k].global_sites.end());
       }
     }
     if (sanitizer_ && job.sanitize && out.exit_status == 0 && !out.report.runs.empty()) {
@@ -329,6 +375,19 @@ class GpuBackend : public Backend {
     const std::string full = shell("command -v " + argv[0]);
     if (!full.empty()) argv[0] = full;
     return argv;
+  }
+
+  /// The toolkit's library folders (libcublas.so), next to nvcc's bin/.
+  static std::vector<fs::path> cuda_lib_dirs() {
+    std::vector<fs::path> dirs;
+    const std::string nvcc = shell("command -v nvcc");
+    if (nvcc.empty()) return dirs;
+    std::error_code ec;
+    const fs::path top = fs::canonical(nvcc, ec).parent_path().parent_path();
+    for (const char* sub : {"lib64", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"}) {
+      if (fs::exists(top / sub / "libcublas.so", ec)) dirs.push_back(top / sub);
+    }
+    return dirs;
   }
 
   /// Limits, the CUDA toolkit and the driver's libraries, common to every step.
@@ -404,8 +463,8 @@ class GpuBackend : public Backend {
     const std::vector<std::string> flags = {"-O3", "-std=c++17", "-arch=sm_" + arch_, "-lineinfo"};
     // The harness object.
     std::string harness_text = arch_;
-    for (const char* f : {"gpu/worker.cu", "gpu/harness.cuh", "grader/include/grader/protocol.hpp",
-                          "gpu/include/course_todo.h"}) {
+    for (const char* f : {"gpu/worker.cu", "gpu/harness.cuh", "gpu/ceilings.cuh",
+                          "grader/include/grader/protocol.hpp", "gpu/include/course_todo.h"}) {
       harness_text += read_file(root / f);
     }
     // Beside the grader's own binaries (written by the grader only), so that every run of this
@@ -491,8 +550,13 @@ class GpuBackend : public Backend {
       return false;
     }
     std::vector<std::string> link = {
-        "nvcc", "-arch=sm_" + arch_, harness.string(), (dir / "student.o").string(),
+        "nvcc", "-arch=sm_" + arch_, harness.string(), (dir / "student.o").string(), "-lcublas",
         "-o",   worker.string()};
+    // cuBLAS (the SGEMM ceiling) is found where the toolkit keeps it, inside every sandbox.
+    for (const fs::path& lib : cuda_lib_dirs()) {
+      link.insert(link.end() - 2, "-Xlinker");
+      link.insert(link.end() - 2, "-rpath=" + lib.string());
+    }
     r = tool(resolve(link), build, std::size_t{1} << 20);
     std::ofstream(dir / "build.log", std::ios::app) << r.stdout_text << r.stderr_text << r.error;
     if (r.exit_status != 0 || !fs::exists(worker)) {

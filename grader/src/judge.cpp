@@ -143,12 +143,29 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
     job.request.runs = {runs[k]};
     job.inputs = {ev.inputs[k]};
     job.profile = ev.caps.can_profile;  // counters at every size: a pad for one size shows
-    job.sanitize = ev.caps.can_sanitize && k + 1 == runs.size();  // sanitizers at the smallest
     ev.student.push_back(backend.run(
         job, fresh_dir(ev.options, fmt::format("{}-student-{}", spec.slug, k)), Limits{60.0}));
     if (!ev.student.back().report.compile.ok) break;  // it will not compile for the next size
   }
   if (!ev.compiled()) return;
+  if (ev.caps.can_sanitize && ev.student.back().exit_status == 0) {
+    // The sanitizers see every size in one process: a missing barrier between two tiles, an
+    // edge tile's bad guard show only at some sizes. Their findings go with the last size's.
+    WorkerJob job = job_for(ev.file, spec.kernel, "kernel");
+    job.request.runs = runs;
+    job.inputs = ev.inputs;
+    job.sanitize = true;
+    const WorkerOutcome s =
+        backend.run(job, fresh_dir(ev.options, spec.slug + "-sanitize"), Limits{300.0});
+    if (!s.report.runs.empty()) {
+      auto& into = ev.student.back().report.runs.back().issues;
+      for (const auto& run : s.report.runs) {
+        for (const auto& i : run.issues) {
+          if (i.kind != "crash") into.push_back(i);  // a crash shows in the runs themselves
+        }
+      }
+    }
+  }
   // The baseline at sizes[0], same inputs.
   WorkerJob base = job_for(course_root() / spec.baseline.file, spec.baseline.kernel, "kernel");
   base.request.runs = {runs[0]};
@@ -167,12 +184,25 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
     job.request.runs = {timing};
     job.request.timed = true;
     job.inputs = {inputs};
+    if (who == 0 && spec.thresholds.reference == course::SpeedReference::kMemcpy) {
+      // A copy of the outputs' bytes reads and writes what an ideal kernel would.
+      job.request.ceiling = "memcpy";
+      for (const course::BufferSpec& b : spec.workload.buffers) {
+        if (b.output)
+          job.request.ceiling_bytes += b.count(spec.gpu_timing_size) * course::elem_bytes(b.elem);
+      }
+    } else if (who == 0 && spec.thresholds.reference == course::SpeedReference::kSgemm) {
+      const Size& z = spec.gpu_timing_size;
+      job.request.ceiling = "sgemm";
+      job.request.ceiling_mnk = {z.m, z.n, z.k};
+    }
     const WorkerOutcome t = backend.run(
         job, fresh_dir(ev.options, fmt::format("{}-timing-{}", spec.slug, who)), Limits{120.0});
     const double ms = t.report.run_received.empty() || !t.report.run_received[0]
                           ? -1.0
                           : t.report.runs[0].median_ms;
     (who == 0 ? ev.student_ms : ev.baseline_ms) = ms;
+    if (who == 0 && t.ran(0)) ev.ceiling_ms = t.report.runs[0].ceiling_ms;
     (who == 0 ? ev.timing_student : ev.timing_baseline) =
         t.ran(0) ? t.report.runs[0].buffers : Buffers{};
   }
@@ -273,6 +303,9 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
   Evidence ev;
   ev.spec = &spec;
   ev.caps = backend.capabilities();
+  if (const auto facts = backend.facts(); facts.contains("gpu") && facts["gpu"].is_string()) {
+    ev.gpu_name = facts["gpu"].get<std::string>();
+  }
   ev.options = options;
   ev.file = submission / spec.slug / spec.file;
   const bool host = spec.kind == ExerciseSpec::Kind::kHost;

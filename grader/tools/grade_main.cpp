@@ -185,7 +185,8 @@ std::string grading_key(const Options& o, const std::vector<const grader::Exerci
                             .count());
   for (const auto* e : list) {
     all += fmt::format("|{}:{}:{}:{}:{}:{}", e->id, e->points.total(),
-                       e->thresholds.cpu_min_wavefront_ratio, e->thresholds.gpu_min_speedup,
+                       e->thresholds.cpu_min_cost_ratio,
+                       e->thresholds.gpu.empty() ? 0.0 : e->thresholds.gpu[0].min_ratio,
                        e->thresholds.min_shared_fraction, e->sizes.size());
     for (const auto& sz : e->sizes) all += "," + sz.label;
   }
@@ -384,9 +385,16 @@ void write_doc_pages(const fs::path& dir, bool instructor) {
       so << "| sizes (first one measured) | " << sizes << " |\n";
       so << "| tolerance | abs " << e.workload.tolerance_abs << ", rel " << e.workload.tolerance_rel
          << " |\n";
-      so << "| CPU speed gate (wavefront ratio) | >= " << e.thresholds.cpu_min_wavefront_ratio
-         << " |\n";
-      so << "| GPU speed gate (timed) | >= " << e.thresholds.gpu_min_speedup << " |\n";
+      so << "| CPU speed gate (cost model: shared wavefronts + global sectors, vs the baseline) | "
+            ">= "
+         << e.thresholds.cpu_min_cost_ratio << "x |\n";
+      for (const course::GpuGate& g : e.thresholds.gpu) {
+        so << "| GPU speed gate on " << g.gpu << " (timed, "
+           << (e.thresholds.reference == course::SpeedReference::kBaseline
+                   ? "baseline ms / yours"
+                   : std::string(course::to_string(e.thresholds.reference)) + " ms / yours")
+           << ") | >= " << g.min_ratio << " (" << g.source << ") |\n";
+      }
       so << "| shared requests floor | " << e.thresholds.min_shared_fraction << " x baseline |\n\n";
     }
     so << "\\include solutions/" << e.slug << "/" << e.file << "\n\n";

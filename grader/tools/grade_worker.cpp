@@ -84,6 +84,10 @@ proto::RunReport to_report(const banksim::LaunchReport& l) {
     }
     r.sites.push_back(site);
   }
+  for (const banksim::GlobalLineStats& s : l.global_lines) {
+    r.global_sites.push_back({s.file, s.line, s.column, s.source, bankmodel::to_string(s.op),
+                              s.bytes, s.requests, s.sectors, s.ideal});
+  }
   for (const banksim::Problem& p : l.problems) {
     r.issues.push_back(
         {p.kind, p.warning ? "warning" : "error", p.file, p.line, p.other_line, p.message});

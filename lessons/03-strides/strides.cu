@@ -1,9 +1,8 @@
 // Lesson 03 - strides. stride_read: lane t reads s[t * stride] (gcd(stride, 32)-way);
-// complex_neighbour_diff_interleaved: the conflicting baseline of exercise 03.
+// complex_moving_average_interleaved: the conflicting baseline of exercise 03.
 //   build/bin/banksim profile lessons/03-strides/strides.cu --kernel stride_read
 //       --block 32 --arg 32 --arg 6
 constexpr int kWarp = 32;
-constexpr int kBlock = 256;
 
 //! [stride_read]
 __global__ void stride_read(float* out, int stride) {
@@ -15,23 +14,28 @@ __global__ void stride_read(float* out, int stride) {
 }
 //! [stride_read]
 
-//! [complex_neighbour_diff_interleaved]
-// in: n complex numbers interleaved (re, im); out[i] = |z[i+1] - z[i]|^2.
-__global__ void complex_neighbour_diff_interleaved(float* out, const float* in, int n) {
-  __shared__ float z[2 * (kBlock + 1)];  // re of number k at word 2k, im at 2k + 1
-  const int t = threadIdx.x;
-  const int base = blockIdx.x * kBlock;
-  for (int k = t; k < kBlock + 1; k += kBlock) {
-    if (base + k < n) {
-      z[2 * k] = in[2 * (base + k)];  // word 2k: bank 2k % 32, lanes k and k+16 collide
-      z[2 * k + 1] = in[2 * (base + k) + 1];
-    }
+constexpr int kTaps = 32;                 // samples averaged per output
+constexpr int kOut = 128;                 // outputs per block: 2 * kOut threads
+constexpr int kStage = kOut + kTaps - 1;  // complex numbers a block stages
+
+//! [complex_moving_average_interleaved]
+// in: n complex numbers interleaved (re, im). out: the m = n - kTaps + 1 moving averages of
+// kTaps numbers, planar: out[i] = mean re(z[i .. i+31]), out[m + i] = mean im(z[i .. i+31]).
+// Threads 0-127 (warps 0-3) average real parts, threads 128-255 imaginary parts.
+__global__ void complex_moving_average_interleaved(float* out, const float* in, int n) {
+  __shared__ float z[2 * kStage];  // re of number k at word 2k, im at 2k + 1
+  const int m = n - kTaps + 1;
+  const int base = blockIdx.x * kOut;
+  for (int k = threadIdx.x; k < 2 * kStage; k += blockDim.x) {
+    if (2 * base + k < 2 * n) z[k] = in[2 * base + k];  // a straight copy: word k, bank k % 32
   }
   __syncthreads();
-  if (base + t + 1 < n) {
-    const float dr = z[2 * t + 2] - z[2 * t];  // stride 2 words: 2-way
-    const float di = z[2 * t + 3] - z[2 * t + 1];
-    out[base + t] = dr * dr + di * di;
+  const int part = threadIdx.x / kOut;  // 0: real, 1: imaginary (the same for a whole warp)
+  const int i = threadIdx.x % kOut;
+  if (base + i < m) {
+    float sum = 0.0f;
+    for (int j = 0; j < kTaps; ++j) sum += z[2 * (i + j) + part];  // stride 2 words: 2-way
+    out[part * m + base + i] = sum * (1.0f / kTaps);
   }
 }
-//! [complex_neighbour_diff_interleaved]
+//! [complex_moving_average_interleaved]

@@ -86,8 +86,17 @@ std::vector<std::string> check_registry(const fs::path& root) {
     need(!w.buffers.empty() && !w.args.empty() && w.launch && w.make_inputs && w.reference,
          who + ": step 3: the workload needs buffers, args, launch, make_inputs and reference");
     need(e.sizes.size() >= 2, who + ": step 3: give at least two correctness sizes");
-    need(e.thresholds.gpu_min_speedup > 0 && e.thresholds.cpu_min_wavefront_ratio > 0,
-         who + ": step 3: thresholds must be positive");
+    need(e.thresholds.cpu_min_cost_ratio > 0, who + ": step 3: thresholds must be positive");
+    need(!e.thresholds.gpu.empty(),
+         who +
+             ": step 3: give the GPU gate table at least one measured row (a GPU and its "
+             "threshold); other GPUs fall back to the cost model on their counters");
+    for (const GpuGate& g : e.thresholds.gpu) {
+      need(!g.gpu.empty() && g.min_ratio > 0 && !g.source.empty(),
+           who +
+               ": step 3: each GPU gate row needs a GPU name, a positive threshold and its "
+               "source (the measurement it comes from)");
+    }
     need(!e.conflict_hint.empty(), who + ": step 3: conflict_hint is empty");
     need(!e.gpu_timing_size.label.empty() && !e.bench_size.label.empty(),
          who + ": step 3: gpu_timing_size and bench_size need values");

@@ -145,6 +145,24 @@ struct LineStats {
   }
 };
 
+/// One global-memory access of the source (a line and column, load or store, width): its warp
+/// requests to device buffers and the 32-byte sectors they touch. A request of 32 lanes reading
+/// consecutive floats touches 4 sectors (its ideal); with a stride of 32 floats, 32.
+struct GlobalLineStats {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  std::string source;
+  bankmodel::Op op = bankmodel::Op::kLoad;  ///< kLoad or kStore
+  int bytes = 0;
+  std::uint64_t requests = 0;
+  std::uint64_t sectors = 0;
+  std::uint64_t ideal = 0;
+  double sectors_per_request() const {
+    return requests == 0 ? 0.0 : static_cast<double>(sectors) / static_cast<double>(requests);
+  }
+};
+
 /// A problem found in a launch.
 struct Problem {
   std::string kind;  ///< race, out_of_bounds, misaligned, uninitialized_read, barrier_divergence,
@@ -167,7 +185,9 @@ struct Problem {
 struct LaunchReport {
   std::string kernel;
   LaunchConfig config;
-  std::vector<LineStats> lines;  ///< sorted by line, then loads before stores
+  std::vector<LineStats> lines;               ///< sorted by line, then loads before stores
+  std::vector<GlobalLineStats> global_lines;  ///< device-buffer accesses, sorted the same way
+  bool global_sectors_partial = false;        ///< very long global loops were counted in part
   std::vector<Problem> problems;
   bool completed = true;
   std::string abort_reason;

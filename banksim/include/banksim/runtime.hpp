@@ -49,6 +49,17 @@ struct SiteStats {
   bankmodel::Request worst{bankmodel::Op::kLoad, 4};  ///< the request with most excess
 };
 
+/// Per-instruction global-memory statistics: warp requests to device buffers and the 32-byte
+/// sectors they touch (what the GPU's L1 asks of L2; ncu's "L2 Theoretical Sectors Global").
+struct GlobalSiteStats {
+  std::uint64_t pc = 0;
+  bankmodel::Op op = bankmodel::Op::kLoad;  ///< kLoad or kStore (atomics count as stores)
+  int bytes = 0;
+  std::uint64_t requests = 0;
+  std::uint64_t sectors = 0;
+  std::uint64_t ideal = 0;  ///< sectors if the active lanes' bytes were contiguous and aligned
+};
+
 /// A problem found while running, before symbolisation.
 struct RawProblem {
   std::string kind;  ///< race, out_of_bounds, uninitialized_read, barrier_divergence, ...
@@ -73,10 +84,12 @@ struct RunOptions {
 
 struct RunResult {
   std::vector<SiteStats> sites;
+  std::vector<GlobalSiteStats> global_sites;
   std::vector<RawProblem> problems;
   bool completed = true;
   std::string abort_reason;  ///< why the launch stopped early (timeout, wild pointer, ...)
   std::uint64_t traced_shared = 0;
+  bool global_sectors_partial = false;  ///< some global accesses were not counted (see engine)
   std::uint64_t threads = 0;
   double seconds = 0.0;
 };

@@ -49,7 +49,12 @@ struct Request {
   std::string kernel;           ///< kernel or extern "C" function name
   std::vector<std::string> include_dirs;
   std::vector<RunSpec> runs;
-  bool timed = false;          ///< GPU: also time each run (median of 15)
+  bool timed = false;  ///< GPU: also time each run (median of 15)
+  /// GPU, timed runs: also time a ceiling the same way, in the same process: "memcpy" (device to
+  /// device, ceiling_bytes) or "sgemm" (cuBLAS, row-major C = A B^T of ceiling_mnk); "" none.
+  std::string ceiling;
+  std::size_t ceiling_bytes = 0;
+  std::array<long long, 3> ceiling_mnk{0, 0, 0};
   std::size_t host_cases = 0;  ///< host exercises: cases in host_cases.in (32 int64 each)
 };
 
@@ -72,6 +77,20 @@ struct Site {
   std::array<long long, 32> worst_offsets{};
 };
 
+/// One global-memory access site: its warp requests to device buffers and the 32-byte sectors
+/// they touch (banksim: a source line and access; GPU: an LDG/STG with ncu's theoretical sectors).
+struct GlobalSite {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  std::string source;
+  std::string op;  ///< load or store
+  int bytes = 4;
+  std::uint64_t requests = 0;
+  std::uint64_t sectors = 0;
+  std::uint64_t ideal = 0;
+};
+
 /// A problem found while running (race, out_of_bounds, crash, timeout, ...).
 struct Issue {
   std::string kind;
@@ -87,8 +106,10 @@ struct RunReport {
   bool completed = false;
   std::string abort_reason;
   std::vector<Site> sites;
+  std::vector<GlobalSite> global_sites;
   std::vector<Issue> issues;
   double median_ms = -1.0;                          ///< GPU timing, when asked for
+  double ceiling_ms = -1.0;                         ///< the request's ceiling, timed alike
   std::vector<std::vector<unsigned char>> buffers;  ///< contents after the run (kBuffer frames)
 };
 
@@ -120,6 +141,9 @@ inline nlohmann::json to_json(const Request& r) {
                       {"include_dirs", r.include_dirs},
                       {"timed", r.timed},
                       {"host_cases", r.host_cases},
+                      {"ceiling", r.ceiling},
+                      {"ceiling_bytes", r.ceiling_bytes},
+                      {"ceiling_mnk", r.ceiling_mnk},
                       {"runs", nlohmann::json::array()}};
   for (const RunSpec& run : r.runs) {
     nlohmann::json args = nlohmann::json::array();
@@ -145,6 +169,9 @@ inline Request request_from_json(const nlohmann::json& j) {
   r.include_dirs = j.value("include_dirs", std::vector<std::string>{});
   r.timed = j.value("timed", false);
   r.host_cases = j.value("host_cases", std::size_t{0});
+  r.ceiling = j.value("ceiling", "");
+  r.ceiling_bytes = j.value("ceiling_bytes", std::size_t{0});
+  r.ceiling_mnk = j.value("ceiling_mnk", std::array<long long, 3>{0, 0, 0});
   for (const auto& jr : j.at("runs")) {
     RunSpec run;
     run.grid = jr.at("grid").get<std::array<unsigned, 3>>();
@@ -238,14 +265,38 @@ inline Issue issue_from_json(const nlohmann::json& j) {
   return i;
 }
 
+inline nlohmann::json to_json(const GlobalSite& s) {
+  return {{"file", s.file},         {"line", s.line},       {"column", s.column},
+          {"source", s.source},     {"op", s.op},           {"bytes", s.bytes},
+          {"requests", s.requests}, {"sectors", s.sectors}, {"ideal", s.ideal}};
+}
+
+inline GlobalSite global_site_from_json(const nlohmann::json& j) {
+  GlobalSite s;
+  s.file = j.value("file", "");
+  s.line = j.value("line", 0);
+  s.column = j.value("column", 0);
+  s.source = j.value("source", "");
+  s.op = j.value("op", "load");
+  s.bytes = j.value("bytes", 4);
+  if (s.op != "load" && s.op != "store")
+    throw std::runtime_error("a global site with an unknown op '" + s.op + "'");
+  s.requests = j.value("requests", std::uint64_t{0});
+  s.sectors = j.value("sectors", std::uint64_t{0});
+  s.ideal = j.value("ideal", std::uint64_t{0});
+  if (s.bytes <= 0 || s.bytes > 16 || s.sectors > 64 * s.requests || s.ideal > s.sectors)
+    throw std::runtime_error("a global site with impossible sector counts");
+  return s;
+}
+
 /// A run report as JSON (without its buffers, which travel as kBuffer frames).
 inline nlohmann::json to_json(const RunReport& r) {
-  nlohmann::json j = {{"completed", r.completed},
-                      {"abort_reason", r.abort_reason},
-                      {"median_ms", r.median_ms},
-                      {"sites", nlohmann::json::array()},
+  nlohmann::json j = {{"completed", r.completed},         {"abort_reason", r.abort_reason},
+                      {"median_ms", r.median_ms},         {"ceiling_ms", r.ceiling_ms},
+                      {"sites", nlohmann::json::array()}, {"global_sites", nlohmann::json::array()},
                       {"issues", nlohmann::json::array()}};
   for (const Site& s : r.sites) j["sites"].push_back(to_json(s));
+  for (const GlobalSite& s : r.global_sites) j["global_sites"].push_back(to_json(s));
   for (const Issue& i : r.issues) j["issues"].push_back(to_json(i));
   return j;
 }
@@ -255,8 +306,11 @@ inline RunReport run_report_from_json(const nlohmann::json& j) {
   r.completed = j.at("completed").get<bool>();
   r.abort_reason = j.value("abort_reason", "");
   r.median_ms = j.value("median_ms", -1.0);
+  r.ceiling_ms = j.value("ceiling_ms", -1.0);
   for (const auto& s : j.value("sites", nlohmann::json::array()))
     r.sites.push_back(site_from_json(s));
+  for (const auto& s : j.value("global_sites", nlohmann::json::array()))
+    r.global_sites.push_back(global_site_from_json(s));
   for (const auto& i : j.value("issues", nlohmann::json::array()))
     r.issues.push_back(issue_from_json(i));
   return r;

@@ -103,15 +103,41 @@ struct Points {
   int total() const { return builds + correct + no_problems + conflicts + speed + uses_shared; }
 };
 
+/// What GPU mode's speed gate compares the student's time with.
+enum class SpeedReference {
+  kBaseline,  ///< the exercise's conflicting baseline: baseline ms / student ms
+  kMemcpy,    ///< cudaMemcpy device to device of the output's bytes: memcpy ms / student ms
+  kSgemm,     ///< cuBLAS SGEMM (pedantic fp32) of the same m, n, k: cuBLAS ms / student ms
+};
+const char* to_string(SpeedReference r);
+
+/// One row of an exercise's GPU gate table: measured on one GPU model.
+struct GpuGate {
+  std::string gpu;     ///< the device name's prefix as CUDA reports it: "NVIDIA H200"
+  double min_ratio;    ///< reference ms / student ms at gpu_timing_size must reach this
+  std::string source;  ///< where it comes from: measurements and what the reference reaches
+};
+
 /// Thresholds of the gates, each with where it comes from.
 struct Thresholds {
-  /// CPU mode's speed gate: baseline wavefronts / student wavefronts (bank model) at sizes[0].
-  double cpu_min_wavefront_ratio = 1.0;
-  /// GPU mode's speed gate: baseline time / student time at gpu_timing_size, median of 15
-  /// (calibrated from H200 runs: measurements/h200-2026-11-30/README.md).
-  double gpu_min_speedup = 1.0;
+  /// CPU mode's speed gate: the baseline's modelled cost / the student's at sizes[0] (shared
+  /// wavefronts and global sectors, grader/src/cost_model.hpp), set so that it mirrors the GPU
+  /// gate: the reference's modelled ratio times (GPU threshold / GPU ratio measured).
+  double cpu_min_cost_ratio = 1.0;
+  /// GPU mode's speed gate, timed at gpu_timing_size (median of 15, L2 flushed), against
+  /// `reference` run in the same process; one row per GPU model measured. On a GPU without a row
+  /// the gate falls back to the cost model on the GPU's own counters, and says so.
+  SpeedReference reference = SpeedReference::kBaseline;
+  std::vector<GpuGate> gpu;
   /// Anti-bypass: student shared load and store requests >= this fraction of the baseline's.
   double min_shared_fraction = 0.25;
+  /// The row for a device name, or nullptr.
+  const GpuGate* gpu_gate(const std::string& device) const {
+    for (const GpuGate& g : gpu) {
+      if (!g.gpu.empty() && device.rfind(g.gpu, 0) == 0) return &g;
+    }
+    return nullptr;
+  }
 };
 
 /// One exercise: lessons/SLUG/, exercises/SLUG/FILE, solutions/SLUG/FILE.
