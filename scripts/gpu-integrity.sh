@@ -2,7 +2,9 @@
 # gpu-integrity.sh - the GPU-mode checks of grading integrity, in one call on the H200 (issue 11):
 # builds the grader, records the sanitizers' and ncu's real output for the parsers' fixtures,
 # grades solutions/ in GPU mode inside the sandbox, then (PART=attacks) the attack corpus.
-#   OUT=DIR PART=solutions|attacks scripts/gpu-integrity.sh
+#   OUT=DIR PART=solutions|attacks|students|all scripts/gpu-integrity.sh
+# PART=students grades exercises/ (the skeletons: no correctness points) and the corpus of
+# student submissions (tests/students, one class run with --jobs 8) in GPU mode.
 # Needs the Debian packages of .gpu-debs/ and bubblewrap's (.gpu-extra/) unpacked: done here.
 set -u
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,6 +14,8 @@ ROOT=/tmp/course
 rm -rf $ROOT && cp -a "$SRC" $ROOT && chmod -R o+rX $ROOT
 OUT=${OUT:-/tmp/gpu-integrity}
 PART=${PART:-solutions}
+# PART is one part or several ("students attacks"); "all" is solutions, attacks and students.
+has_part() { [[ " $PART " == *" $1 "* ]] || { [ "$PART" = all ] && [ "$1" != ncu ]; }; }
 mkdir -p "$OUT" /opt/deps
 for f in "$ROOT"/.gpu-debs/*.deb "$ROOT"/.gpu-extra/*.deb; do dpkg -x "$f" /opt/deps; done
 export PATH=/opt/deps/usr/bin:$PATH CMAKE_PREFIX_PATH=/opt/deps/usr
@@ -26,7 +30,7 @@ cmake -S "$ROOT" -B $B -G Ninja -DCOURSE_BUILD_TESTS=OFF -DCOURSE_BUILD_BENCH=OF
   tail -30 "$OUT/build.txt"; exit 1; }
 echo "build: $(( $(date +%s) - start )) s"
 chmod -R o+rX $B
-if [ "$PART" = ncu ]; then
+if has_part ncu; then
   # Can ncu read counters inside the sandbox the grader uses for it (root, CAP_SYS_ADMIN only)?
   nvcc -arch=sm_90 -lineinfo -o /tmp/bad "$ROOT/tests/gpu-fixtures/bad_kernels.cu"
   DEVS=""; for n in /dev/nvidia* /dev/nvidia-caps/*; do [ -c $n ] && DEVS="$DEVS --dev-bind $n $n"; done
@@ -42,7 +46,7 @@ if [ "$PART" = ncu ]; then
       -o /tmp/ncu-home/p /tmp/bad atomics 2>&1 | tail -4
   done
 fi
-if [ "$PART" = solutions ] || [ "$PART" = all ]; then
+if has_part solutions; then
   # The parsers' fixtures: each sanitizer on its known-bad kernel, ncu's source page.
   F=/tmp/fixtures; rm -rf $F; mkdir -p $F
   nvcc -arch=sm_90 -lineinfo -o /tmp/bad "$ROOT/tests/gpu-fixtures/bad_kernels.cu"
@@ -72,7 +76,7 @@ for t in r["tests"]:
         print(f'{t["name"]}: {t["score"]}/{t["max_score"]}: {t["output"][:160]}')
 PY
 fi
-if [ "$PART" = attacks ] || [ "$PART" = all ]; then
+if has_part attacks; then
   start=$(date +%s)
   if [ -n "${ATTACKS:-}" ]; then  # a chosen few: ATTACKS="name name ..."
     rc=0
@@ -87,4 +91,16 @@ if [ "$PART" = attacks ] || [ "$PART" = all ]; then
   echo "attacks (GPU): rc $rc in $(( $(date +%s) - start )) s"
   grep -E "^attack " "$OUT/attacks-gpu.txt" | cut -c1-150
   grep -E "^FAIL|^attacks in" "$OUT/attacks-gpu.txt"
+fi
+if has_part students; then
+  # The skeletons and solutions are rows of the corpus run (NN_SKELETON, NN_REFERENCE).
+  start=$(date +%s)
+  rm -rf /tmp/students-*
+  TMPDIR=/tmp timeout ${STUDENTS_TIMEOUT:-480} python3 "$ROOT/tests/students/run_students.py" $B \
+    --mode gpu --jobs ${JOBS:-8} ${ONLY:+--only "$ONLY"} --keep --json "$OUT/students-gpu.json" \
+    >"$OUT/students-gpu.txt" 2>&1
+  echo "students (GPU): rc $? in $(( $(date +%s) - start )) s"
+  # Every student's results.json, also when the time ran out before the comparison.
+  (cd /tmp && tar -czf "$OUT/students-results.tgz" students-*/out 2>/dev/null)
+  grep -E "MISMATCH|as a fair grader" "$OUT/students-gpu.txt"
 fi

@@ -59,7 +59,7 @@ Module& module(const std::string& file) {
       {"features.cu", {"reverse_dynamic", "two_arrays", "block3d", "histogram", "warp_exchange"}},
       {"atomics_widths.cu",
        {"atom_int", "atom_float", "atom_u64", "mixed_widths", "misaligned_float2",
-        "two_loads_one_line", "shuffle_from_exited", "shuffle_all_lanes"}},
+        "misaligned_float4_row", "two_loads_one_line", "shuffle_from_exited", "shuffle_all_lanes"}},
       {"coop_groups.cu", {"block_sum", "tile8_max", "streaming_copy"}},
       {"problems.cu",
        {"race_missing_sync", "race_same_word", "same_value_write", "oob_shared_write",
@@ -597,6 +597,17 @@ TEST_CASE("problem: a misaligned 8-byte shared access is reported as on the GPU"
   CHECK(p.line == marker(corpus("atomics_widths.cu"), "misaligned"));
   CHECK(p.message.find("`raw`") != std::string::npos);
   CHECK(p.message.find("mod 8 is 4") != std::string::npos);
+}
+
+TEST_CASE("problem: a float4 view 8 bytes into a padded row is misaligned, as on the GPU",
+          "[banksim][problem]") {
+  DeviceBuffer out(32 * sizeof(float));
+  const auto r = run_warp("atomics_widths.cu", "misaligned_float4_row", {out});
+  const auto* p = find_problem(r, "misaligned");
+  REQUIRE(p != nullptr);
+  CHECK(p->line == marker(corpus("atomics_widths.cu"), "float4row"));
+  CHECK(p->message.find("16-byte access at `tile`, byte 136") != std::string::npos);
+  CHECK(p->message.find("mod 16 is 8") != std::string::npos);
 }
 
 TEST_CASE("problem: uninitialised shared read", "[banksim][problem]") {

@@ -237,25 +237,25 @@ TEST_CASE("judge: on a GPU, a kernel that skips work at the timed size is not co
 
 TEST_CASE("judge: on a GPU, counters are read at every size, so a pad for one size fails",
           "[judge]") {
-  // The student's kernel conflicts 32-way except at the first (measured) size, and only a
-  // profiled run reports sites, as with ncu.
-  std::size_t profiled = 0, student_jobs = 0;
+  // The student's kernel conflicts 32-way except at the first (measured) size. As with ncu,
+  // only a profiled job reports sites: one job runs every size under the profiler, and launch
+  // k's counters belong to size k.
+  std::size_t profile_jobs = 0, profiled_runs = 0;
   const FakeBackend b(gpu(), [&](const WorkerJob& j) {
-    std::vector<proto::Site> sites;
-    if (j.request.file.find("/lessons/") == std::string::npos && !j.sanitize) {
-      const bool first = student_jobs++ == 0;  // the judge's first size is the measured one
-      if (j.profile) {
-        ++profiled;
-        sites = {site(21, 128, first ? 128 : 4096, "load"), site(14, 128, 128, "store")};
+    WorkerOutcome w = worker(j, {}, 1.0);
+    if (j.request.file.find("/lessons/") == std::string::npos && j.profile) {
+      ++profile_jobs;
+      profiled_runs = j.request.runs.size();
+      for (std::size_t k = 0; k < w.report.runs.size(); ++k) {
+        w.report.runs[k].sites = {site(21, 128, k == 0 ? 128 : 4096, "load"),
+                                  site(14, 128, 128, "store")};
       }
     }
-    return worker(j, sites, 1.0);
+    return w;
   });
   const auto r = judge(b);
-  // Every correctness size is profiled, not just the measured one; the last student job is the
-  // timing run at the timed size (no counters there).
-  CHECK(profiled >= 3);
-  CHECK(profiled == student_jobs - 1);
+  CHECK(profile_jobs == 1);
+  CHECK(profiled_runs == ex04().sizes.size() + static_cast<std::size_t>(ex04().random_sizes));
   CHECK_FALSE(r.gate("conflicts")->passed);
   CHECK(r.gate("conflicts")->reason.find("32-way") != std::string::npos);
 }

@@ -70,16 +70,20 @@ double number(const std::string& s) {
   return t.empty() ? 0.0 : std::atof(t.c_str());
 }
 
-/// The GPU shared by a class graded with --jobs N: timing runs hold it alone (a sanitizer or a
-/// profile beside them would slow them down), every other GPU step shares it. An flock on a
-/// file beside the grader's binaries, released when the step ends (never inherited by children).
+/// The GPU shared by a class graded with --jobs N: timing runs and ncu hold it alone (a run
+/// beside a timing would slow it down; the performance counters serve one profiler at a time),
+/// plain runs and the sanitizers share it. An flock on a file beside the grader's binaries,
+/// released when the step ends (never inherited by children).
 class GpuLock {
  public:
   GpuLock(const fs::path& file, bool exclusive) {
     fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd_ >= 0) {
-      while (::flock(fd_, exclusive ? LOCK_EX : LOCK_SH) != 0 && errno == EINTR) {
-      }
+    set(exclusive);
+  }
+  /// Converts the lock (shared <-> exclusive), waiting as needed.
+  void set(bool exclusive) {
+    if (fd_ < 0) return;
+    while (::flock(fd_, exclusive ? LOCK_EX : LOCK_SH) != 0 && errno == EINTR) {
     }
   }
   ~GpuLock() {
@@ -314,7 +318,7 @@ class GpuBackend : public Backend {
     // runs without timing loops: each in its own sandbox that sees the GPU's device nodes.
     const fs::path lock_dir = self_dir().parent_path() / "gpu-harness";
     fs::create_directories(lock_dir);
-    const GpuLock gpu_lock(lock_dir / "gpu.lock", job.request.timed);
+    GpuLock gpu_lock(lock_dir / "gpu.lock", job.request.timed);
     SandboxSpec spec = base_spec(limits);
     spec.rw_dir = dir;
     spec.dev_nodes = gpu_nodes();
@@ -326,6 +330,7 @@ class GpuBackend : public Backend {
       SandboxSpec p = spec;
       p.wall_seconds = p.cpu_seconds = 300;
       p.profiler = true;  // the driver gives counters to admins only: see SandboxSpec::profiler
+      gpu_lock.set(true);
       run_worker(resolve({"ncu", "--clock-control", "none", "--section", "SourceCounters", "-f",
                           "-o", (dir / "prof").string(), worker.string(), dir.string(),
                           "--report-fd", "{report_fd}", "--once"}),
@@ -355,6 +360,7 @@ class GpuBackend : public Backend {
                                 launches[k].global_sites.end());
       }
     }
+    gpu_lock.set(job.request.timed);
     if (sanitizer_ && job.sanitize && out.exit_status == 0 && !out.report.runs.empty()) {
       for (const char* name : {"memcheck", "racecheck", "initcheck", "synccheck"}) {
         SandboxSpec t = spec;
@@ -463,8 +469,8 @@ class GpuBackend : public Backend {
     const std::vector<std::string> flags = {"-O3", "-std=c++17", "-arch=sm_" + arch_, "-lineinfo"};
     // The harness object.
     std::string harness_text = arch_;
-    for (const char* f : {"gpu/worker.cu", "gpu/harness.cuh", "gpu/ceilings.cuh",
-                          "grader/include/grader/protocol.hpp", "gpu/include/course_todo.h"}) {
+    for (const char* f : {"gpu/worker.cu", "gpu/harness.cuh", "grader/include/grader/protocol.hpp",
+                          "gpu/include/course_todo.h"}) {
       harness_text += read_file(root / f);
     }
     // Beside the grader's own binaries (written by the grader only), so that every run of this

@@ -61,6 +61,20 @@ __global__ void misaligned_float2(float* out) {
   out[t] = v.x + v.y;
 }
 
+// A float tile padded by 2 floats (rows of 136 bytes) read as float4: every other row starts 8
+// bytes off a 16-byte boundary. clang proves only 8-byte alignment and would split the access;
+// nvcc keeps LDS.128 and the H200 stops with "misaligned address" (tests/students/06).
+__global__ void misaligned_float4_row(float* out) {
+  __shared__ __align__(16) float tile[2][34];
+  const int t = threadIdx.x;
+  for (int i = t; i < 68; i += 32) tile[i / 34][i % 34] = static_cast<float>(i);
+  __syncthreads();
+  if (t < 8) {
+    const float4 v = *reinterpret_cast<const float4*>(&tile[t / 4][4 * (t % 4)]);  // @float4row
+    out[t] = v.x + v.w;
+  }
+}
+
 // Two loads on one line: the first conflict-free, the second 32-way. Each is its own access,
 // with its own degree (not an average of 16.5).
 __global__ void two_loads_one_line(float* out) {

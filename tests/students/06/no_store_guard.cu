@@ -1,0 +1,20 @@
+// Student: swizzled tile, but no bounds test on the load into the tile.
+#include "course_todo.h"
+
+constexpr int kRows = 32;  // tile rows
+constexpr int kCols = 8;   // tile columns (float4)
+
+__global__ void transpose_float4(float4* out, const float4* in, int n) {
+  __shared__ float4 tile[kRows][kCols];
+  const int r = blockIdx.y * kRows + threadIdx.y;
+  const int c = blockIdx.x * kCols + threadIdx.x;
+  tile[threadIdx.y][threadIdx.x ^ (threadIdx.y % kCols)] = in[r * n + c];
+  __syncthreads();
+  const int linear = threadIdx.y * kCols + threadIdx.x;
+  const int tile_col = linear / kRows;
+  const int tile_row = linear % kRows;
+  const int out_r = blockIdx.x * kCols + tile_col;
+  const int out_c = blockIdx.y * kRows + tile_row;
+  if (out_r < n && out_c < n)
+    out[out_r * n + out_c] = tile[tile_row][tile_col ^ (tile_row % kCols)];
+}

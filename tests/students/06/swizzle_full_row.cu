@@ -1,0 +1,19 @@
+// Student: reuses lesson 06's 32x32 float swizzle on the float4 tile: tile[r][c ^ r].
+#include "course_todo.h"
+
+constexpr int kRows = 32;  // tile rows
+constexpr int kCols = 8;   // tile columns (float4)
+
+__global__ void transpose_float4(float4* out, const float4* in, int n) {
+  __shared__ float4 tile[kRows][kCols];
+  const int r = blockIdx.y * kRows + threadIdx.y;
+  const int c = blockIdx.x * kCols + threadIdx.x;
+  if (r < n && c < n) tile[threadIdx.y][threadIdx.x ^ threadIdx.y] = in[r * n + c];
+  __syncthreads();
+  const int linear = threadIdx.y * kCols + threadIdx.x;
+  const int tile_col = linear / kRows;
+  const int tile_row = linear % kRows;
+  const int out_r = blockIdx.x * kCols + tile_col;
+  const int out_c = blockIdx.y * kRows + tile_row;
+  if (out_r < n && out_c < n) out[out_r * n + out_c] = tile[tile_row][tile_col ^ tile_row];
+}
