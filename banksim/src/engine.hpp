@@ -25,6 +25,7 @@
 #include <thread>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "banksim/abi.hpp"
@@ -251,7 +252,8 @@ class Launch {
   void add_request(const Access* const* lane_access, const bankmodel::Request& request);
   /// Groups the warp's global accesses into requests and counts their sectors.
   void flush_global(unsigned first, unsigned last);
-  void add_global_request(const GlobalAccess* const* lanes);
+  void add_global_request(const GlobalAccess* const* lanes,
+                          std::unordered_set<std::uintptr_t>* loaded_sectors);
   void resolve_pending();
   bool separated_by_syncwarp(std::uint16_t other, std::uint16_t other_epoch) const;
   void uninitialized(std::uint32_t offset, std::uint64_t pc, int var);

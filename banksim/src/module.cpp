@@ -621,6 +621,8 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
     l.requests += s.requests;
     l.sectors += s.sectors;
     l.ideal += s.ideal;
+    l.lines += s.lines;
+    l.fresh += s.fresh;
   }
   std::sort(report.global_lines.begin(), report.global_lines.end(),
             [](const GlobalLineStats& x, const GlobalLineStats& y) {

@@ -90,7 +90,9 @@ nlohmann::json LaunchReport::to_json() const {
                                  {"bytes", l.bytes},
                                  {"requests", l.requests},
                                  {"sectors", l.sectors},
-                                 {"ideal", l.ideal}});
+                                 {"ideal", l.ideal},
+                                 {"lines", l.lines},
+                                 {"fresh", l.fresh}});
   }
   j["global_sectors_partial"] = global_sectors_partial;
   j["issues"] = nlohmann::json::array();

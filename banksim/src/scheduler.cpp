@@ -347,11 +347,12 @@ void Launch::flush_global(unsigned first, unsigned last) {
     }
   }
   const GlobalAccess* lanes[bankmodel::kWarpSize];
+  std::unordered_set<std::uintptr_t> loaded;  // sectors this warp loaded since its last barrier
   if (uniform) {
     for (std::size_t k = 0; k < a0.size(); ++k) {
       std::fill(std::begin(lanes), std::end(lanes), nullptr);
       for (unsigned i = first; i < last; ++i) lanes[i - first] = &(*threads_[i].global_trace)[k];
-      add_global_request(lanes);
+      add_global_request(lanes, &loaded);
     }
   } else {
     using Site = std::tuple<std::uint64_t, std::uint8_t, std::uint8_t>;
@@ -371,12 +372,13 @@ void Launch::flush_global(unsigned first, unsigned last) {
         requests[it->second][i - first] = &a;
       }
     }
-    for (const auto& r : requests) add_global_request(r.data());
+    for (const auto& r : requests) add_global_request(r.data(), &loaded);
   }
   for (unsigned i = first; i < last; ++i) threads_[i].global_trace->clear();
 }
 
-void Launch::add_global_request(const GlobalAccess* const* lanes) {
+void Launch::add_global_request(const GlobalAccess* const* lanes,
+                                std::unordered_set<std::uintptr_t>* loaded_sectors) {
   std::uintptr_t sectors[2 * bankmodel::kWarpSize];
   int n = 0;
   int active = 0;
@@ -393,6 +395,11 @@ void Launch::add_global_request(const GlobalAccess* const* lanes) {
   if (any == nullptr) return;
   std::sort(sectors, sectors + n);
   const auto distinct = static_cast<std::uint64_t>(std::unique(sectors, sectors + n) - sectors);
+  std::uint64_t lines = 0, fresh = 0;
+  for (std::uint64_t i = 0; i < distinct; ++i) {
+    if (i == 0 || (sectors[i] >> 2) != (sectors[i - 1] >> 2)) ++lines;  // 4 sectors a line
+    if (static_cast<Op>(any->op) != Op::kLoad || loaded_sectors->insert(sectors[i]).second) ++fresh;
+  }
   const auto key = std::make_tuple(any->pc, any->op, any->size);
   auto it = global_index_.find(key);
   if (it == global_index_.end()) {
@@ -406,6 +413,8 @@ void Launch::add_global_request(const GlobalAccess* const* lanes) {
   GlobalSiteStats& s = global_sites_[it->second];
   s.requests += 1;
   s.sectors += distinct;
+  s.lines += lines;
+  s.fresh += fresh;
   const auto ideal = static_cast<std::uint64_t>((active * any->size + 31) / 32);
   s.ideal += std::min(ideal, distinct);
 }

@@ -1,46 +1,56 @@
-// cost_model.hpp - CPU mode's estimate of a kernel's time from what banksim counts: shared-memory
-// wavefronts and the 32-byte global-memory sectors of each warp request. Fitted to the H200
-// (measurements/h200-2026-12-01-redesign/README.md, "The cost model"): with W the shared
-// wavefronts and G = 2 sectors + 2 excess sectors (sectors beyond the request's ideal),
-//   cost = max(W, G) + 0.33 min(W, G)
-// in units of one shared wavefront. One SM serves one wavefront per clock and, for a kernel
-// that streams DRAM, about one sector every 2 clocks; an uncoalesced sector (a 4-byte store in
-// a 32-byte sector) costs twice as much as a full one; the two pipes overlap, but not fully.
-// It ranks the course's kernels as the H200 does; it knows nothing of arithmetic or caches.
+// cost_model.hpp - CPU mode's estimate of a kernel's time from what banksim counts, in units of
+// one shared-memory wavefront (one clock of an SM's L1/shared data pipe). Fitted to the H200
+// (measurements/h200-2026-12-01-redesign/README.md, "The cost model"):
+//   pipe   = shared wavefronts + 128-byte lines of the global loads (L1 and shared memory are
+//            one data pipe: a coalesced 4-byte warp load is 1 line, a scattered one 32)
+//   memory = 2 x load sectors the warp had not loaded since its last barrier (an L1 keeps the
+//            rest) + 2 x store sectors + 2 x store sectors beyond the request's ideal
+//   cost   = max(pipe, memory) + 0.33 min(pipe, memory)
+// One SM streams about one 32-byte sector from DRAM every 2 clocks (cudaMemcpy's 4150 GB/s on
+// 132 SMs at 1.98 GHz); a partly written sector costs twice a full one; the two overlap, not
+// fully. It ranks the course's kernels as the H200 does; it counts no arithmetic.
 #pragma once
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
 
-#include <fmt/format.h>
-
 namespace grader::internal {
 
 struct CostModel {
-  static constexpr double kSector = 2.0;    ///< wavefronts' worth of time per global sector
-  static constexpr double kExcess = 2.0;    ///< extra per sector beyond the request's ideal
-  static constexpr double kOverlap = 0.33;  ///< share of the smaller part that does not overlap
+  static constexpr double kSector = 2.0;    ///< a sector fetched or written, in wavefronts
+  static constexpr double kExcess = 2.0;    ///< extra per store sector beyond the ideal
+  static constexpr double kOverlap = 0.33;  ///< share of the smaller part not hidden
 };
 
 /// What a run did, as the cost model sees it.
 struct Counts {
-  std::uint64_t wavefronts = 0;  ///< shared memory
-  std::uint64_t sectors = 0;     ///< global loads and stores
-  std::uint64_t ideal_sectors = 0;
-  double shared_part() const { return static_cast<double>(wavefronts); }
-  double global_part() const {
-    const double excess = static_cast<double>(sectors - std::min(sectors, ideal_sectors));
-    return CostModel::kSector * static_cast<double>(sectors) + CostModel::kExcess * excess;
+  std::uint64_t wavefronts = 0;    ///< shared memory
+  std::uint64_t load_lines = 0;    ///< global loads: 128-byte lines, summed over requests
+  std::uint64_t load_fresh = 0;    ///< global loads: sectors fetched (not reused by the warp)
+  std::uint64_t load_sectors = 0;  ///< global loads: sectors, summed over requests
+  std::uint64_t store_sectors = 0;
+  std::uint64_t store_ideal = 0;
+  double pipe() const { return static_cast<double>(wavefronts + load_lines); }
+  double memory() const {
+    const double excess = static_cast<double>(store_sectors - std::min(store_sectors, store_ideal));
+    return CostModel::kSector * static_cast<double>(load_fresh + store_sectors) +
+           CostModel::kExcess * excess;
   }
   double cost() const {
-    const double w = shared_part(), g = global_part();
-    return std::max(w, g) + CostModel::kOverlap * std::min(w, g);
+    const double p = pipe(), m = memory();
+    return std::max(p, m) + CostModel::kOverlap * std::min(p, m);
   }
-  /// "1234 shared wavefronts + 567 global sectors (89 beyond ideal)"
+  /// "1234 shared wavefronts; global: 567 load sectors (89 fetched, 12 lines), 34 store sectors
+  /// (0 beyond ideal)"
   std::string describe() const {
-    return fmt::format("{} shared wavefronts, {} global sectors ({} beyond ideal)", wavefronts,
-                       sectors, sectors - std::min(sectors, ideal_sectors));
+    return fmt::format(
+        "{} shared wavefronts; global loads {} sectors ({} fetched, {} lines), stores {} sectors "
+        "({} beyond ideal)",
+        wavefronts, load_sectors, load_fresh, load_lines, store_sectors,
+        store_sectors - std::min(store_sectors, store_ideal));
   }
 };
 

@@ -175,8 +175,14 @@ Counts counts(const protocol::RunReport& report) {
   Counts c;
   for (const protocol::Site& s : report.sites) c.wavefronts += s.wavefronts;
   for (const protocol::GlobalSite& g : report.global_sites) {
-    c.sectors += g.sectors;
-    c.ideal_sectors += g.ideal;
+    if (g.op == "load") {
+      c.load_sectors += g.sectors;
+      c.load_fresh += g.fresh;
+      c.load_lines += g.lines;
+    } else {
+      c.store_sectors += g.sectors;
+      c.store_ideal += g.ideal;
+    }
   }
   return c;
 }

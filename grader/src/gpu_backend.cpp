@@ -150,6 +150,10 @@ std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std:
       g.ideal =
           std::min(g.sectors,
                    static_cast<std::uint64_t>(number(col("L2 Theoretical Sectors Global Ideal"))));
+      // The page has no reuse between requests: every sector counts as fetched.
+      g.lines =
+          std::min(g.sectors, static_cast<std::uint64_t>(number(col("L1 Tag Requests Global"))));
+      g.fresh = g.sectors;
       launches.back().global_sites.push_back(g);
       continue;
     }

@@ -86,7 +86,7 @@ proto::RunReport to_report(const banksim::LaunchReport& l) {
   }
   for (const banksim::GlobalLineStats& s : l.global_lines) {
     r.global_sites.push_back({s.file, s.line, s.column, s.source, bankmodel::to_string(s.op),
-                              s.bytes, s.requests, s.sectors, s.ideal});
+                              s.bytes, s.requests, s.sectors, s.ideal, s.lines, s.fresh});
   }
   for (const banksim::Problem& p : l.problems) {
     r.issues.push_back(

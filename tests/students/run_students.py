@@ -13,7 +13,8 @@ folders of exercises/ and the one .cu/.cpp file in each). Then one run of
 grades the class into OUT/<student>/results.json (Gradescope format, one test per gate named
 "NN slug-without-number: gate").
 
-A manifest entry's "expect" (or "gpu_expect" in GPU mode when present):
+A manifest entry's "expect" (or "gpu_expect" in GPU mode, "cpu_expect" in CPU mode, when
+present: a known, explained difference between that mode and the hardware, in "known_gap"):
   correct     whether the `correct` gate must pass
   fails       the exact set of gates that must fail; a skipped gate (its output says why it did
               not run: "needs a correct kernel first", "needs the file", ...) counts as not failed
@@ -220,6 +221,8 @@ def main():
             expect = s["expect"]
             if args.mode == "gpu" and "gpu_expect" in s:
                 expect = s["gpu_expect"]
+            if args.mode == "cpu" and "cpu_expect" in s:
+                expect = s["cpu_expect"]
             rj = os.path.join(out, s["name"], "results.json")
             err = "empty"
             try:
@@ -258,6 +261,9 @@ def main():
         print(f"{r[0]:<{w[0]}}  {r[1]:<{w[1]}}  {r[2]:<{w[2]}}  {r[3]}")
         for pr in rep["problems"]:
             print(f"{'':<{w[0]}}    - {pr}")
+    gaps = [s["name"] for s in students if ("cpu_expect" if args.mode == "cpu" else "gpu_expect") in s]
+    if gaps:
+        print(f"known gaps of {args.mode} mode (see their known_gap): {', '.join(gaps)}")
     print(f"\n{len(rows) - mismatches}/{len(rows)} as a fair grader expects ({args.mode} mode)"
           + (f"; {mismatches} MISMATCH" if mismatches else ""))
     if args.json:

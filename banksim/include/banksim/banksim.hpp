@@ -158,6 +158,8 @@ struct GlobalLineStats {
   std::uint64_t requests = 0;
   std::uint64_t sectors = 0;
   std::uint64_t ideal = 0;
+  std::uint64_t lines = 0;  ///< distinct 128-byte lines, summed over requests
+  std::uint64_t fresh = 0;  ///< loads: sectors the warp had not loaded since its last barrier
   double sectors_per_request() const {
     return requests == 0 ? 0.0 : static_cast<double>(sectors) / static_cast<double>(requests);
   }

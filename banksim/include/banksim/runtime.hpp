@@ -58,6 +58,10 @@ struct GlobalSiteStats {
   std::uint64_t requests = 0;
   std::uint64_t sectors = 0;
   std::uint64_t ideal = 0;  ///< sectors if the active lanes' bytes were contiguous and aligned
+  std::uint64_t lines = 0;  ///< distinct 128-byte lines per request (the L1's wavefronts)
+  /// Sectors no earlier load of the same warp touched since its last barrier (loads; what an L1
+  /// that keeps them would fetch from L2), all sectors for stores.
+  std::uint64_t fresh = 0;
 };
 
 /// A problem found while running, before symbolisation.

@@ -89,6 +89,8 @@ struct GlobalSite {
   std::uint64_t requests = 0;
   std::uint64_t sectors = 0;
   std::uint64_t ideal = 0;
+  std::uint64_t lines = 0;  ///< 128-byte lines (L1 wavefronts; ncu: L1 tag requests)
+  std::uint64_t fresh = 0;  ///< sectors not loaded earlier by the warp (GPU: = sectors)
 };
 
 /// A problem found while running (race, out_of_bounds, crash, timeout, ...).
@@ -266,9 +268,9 @@ inline Issue issue_from_json(const nlohmann::json& j) {
 }
 
 inline nlohmann::json to_json(const GlobalSite& s) {
-  return {{"file", s.file},         {"line", s.line},       {"column", s.column},
-          {"source", s.source},     {"op", s.op},           {"bytes", s.bytes},
-          {"requests", s.requests}, {"sectors", s.sectors}, {"ideal", s.ideal}};
+  return {{"file", s.file},   {"line", s.line},   {"column", s.column},     {"source", s.source},
+          {"op", s.op},       {"bytes", s.bytes}, {"requests", s.requests}, {"sectors", s.sectors},
+          {"ideal", s.ideal}, {"lines", s.lines}, {"fresh", s.fresh}};
 }
 
 inline GlobalSite global_site_from_json(const nlohmann::json& j) {
@@ -284,7 +286,10 @@ inline GlobalSite global_site_from_json(const nlohmann::json& j) {
   s.requests = j.value("requests", std::uint64_t{0});
   s.sectors = j.value("sectors", std::uint64_t{0});
   s.ideal = j.value("ideal", std::uint64_t{0});
-  if (s.bytes <= 0 || s.bytes > 16 || s.sectors > 64 * s.requests || s.ideal > s.sectors)
+  s.lines = j.value("lines", std::uint64_t{0});
+  s.fresh = j.value("fresh", s.sectors);
+  if (s.bytes <= 0 || s.bytes > 16 || s.sectors > 64 * s.requests || s.ideal > s.sectors ||
+      s.lines > s.sectors || s.fresh > s.sectors)
     throw std::runtime_error("a global site with impossible sector counts");
   return s;
 }
