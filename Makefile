@@ -5,6 +5,8 @@
 #       EXERCISE=NN      only one exercise;  MODE=cpu|gpu|auto;  VERBOSE=1 compiler output and
 #                        bank diagrams;  FORMAT=gradescope,prairielearn,junit
 #       NO_SANDBOX=1     run student code without the bubblewrap sandbox (your own code only)
+#   make hint EXERCISE=NN [LEVEL=k]   exercise NN's hints: 1 a nudge, 2 the bank arithmetic,
+#                        3 the fix's shape (the same as the folded hints of the exercises page)
 #   make skeletons       regenerate exercises/ from solutions/ (instructors)
 #   make docs            the course site with Doxygen: build/docs/html/index.html
 #       EDITION=instructor   with solutions and grading specs: build/docs-instructor/html
@@ -19,7 +21,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build test bench grade skeletons docs lint format clean deps-test deps-build deps-grade deps-docs deps-bench
+.PHONY: all build test bench grade skeletons hint docs lint format clean deps-test deps-build deps-grade deps-docs deps-bench
 
 all: build
 
@@ -54,6 +56,11 @@ grade: deps-grade $(BUILD_DIR)/build.ninja
 skeletons: $(BUILD_DIR)/build.ninja
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade >/dev/null
 	@$(BUILD_DIR)/bin/grade skeletons
+
+hint: $(BUILD_DIR)/build.ninja
+	@test -n "$(EXERCISE)" || { echo "make hint EXERCISE=NN [LEVEL=1|2|3]"; exit 2; }
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade >/dev/null
+	@$(BUILD_DIR)/bin/grade hint $(EXERCISE) --level $(or $(LEVEL),1)
 
 EDITION ?= student
 docs: deps-docs $(BUILD_DIR)/build.ninja

@@ -100,7 +100,7 @@ if has_part students; then
     --mode gpu --jobs ${JOBS:-8} ${ONLY:+--only "$ONLY"} --keep --json "$OUT/students-gpu.json" \
     >"$OUT/students-gpu.txt" 2>&1
   echo "students (GPU): rc $? in $(( $(date +%s) - start )) s"
-  # Every student's results.json, also when the time ran out before the comparison.
-  (cd /tmp && tar -czf "$OUT/students-results.tgz" students-*/out 2>/dev/null)
+  # Every student's results.json (not the work folders), also when the time ran out first.
+  (cd /tmp && find students-*/out -name results.json | tar -czf "$OUT/students-results.tgz" -T -)
   grep -E "MISMATCH|as a fair grader" "$OUT/students-gpu.txt"
 fi

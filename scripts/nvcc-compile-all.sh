@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Compiles every .cu file of the repo with nvcc for the GPU (compile only, no GPU needed).
+# Compiles every .cu file of the repo with nvcc for the GPU (compile only, no GPU needed), one
+# per core at a time.
 #   scripts/nvcc-compile-all.sh [ARCH]      ARCH defaults to 90 (H100/H200)
 # Files under tests/corpus/bad/ are meant to misbehave at run time, not to fail compiling, so they
-# are compiled too; paths containing ".nocompile" are deliberately broken and skipped.
+# are compiled too; paths containing ".nocompile" are deliberately broken and skipped, and so is
+# the student corpus (tests/students: test data that GPU-mode grading compiles itself).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 arch="${1:-90}"
@@ -12,15 +14,22 @@ if ! command -v nvcc >/dev/null; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-n=0; failed=0
-while IFS= read -r f; do
-  case "$f" in *.nocompile*) continue ;; esac
-  n=$((n + 1))
-  if ! nvcc -arch=sm_"$arch" -std=c++17 -Ibanksim/include -Igpu -Igpu/include -Iregistry/include -Igrader/include -c "$f" -o "$out/x.o" 2>"$out/err"; then
+{ git ls-files '*.cu' 2>/dev/null || find . -name '*.cu' -not -path './build/*'; } |
+  grep -v -e '\.nocompile' -e '^tests/students/' >"$out/files"
+n=$(wc -l <"$out/files")
+export arch out
+# Each file in its own object and error log; a failure is reported with the compiler's output.
+xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} bash -c '
+  f="{}"; o="$out/$(echo "$f" | tr / _)"
+  nvcc -arch=sm_"$arch" -std=c++17 -Ibanksim/include -Igpu -Igpu/include -Iregistry/include \
+    -Igrader/include -c "$f" -o "$o.o" 2>"$o.err" || { echo "$f" >>"$out/failed"; }' <"$out/files"
+failed=0
+if [ -f "$out/failed" ]; then
+  while IFS= read -r f; do
     echo "nvcc-compile-all: $f does not compile for sm_$arch:" >&2
-    cat "$out/err" >&2
+    cat "$out/$(echo "$f" | tr / _).err" >&2
     failed=$((failed + 1))
-  fi
-done < <(git ls-files '*.cu' 2>/dev/null || find . -name '*.cu' -not -path './build/*')
+  done <"$out/failed"
+fi
 echo "nvcc-compile-all: $n .cu files compiled for sm_$arch, $failed failed"
 [ "$failed" -eq 0 ]

@@ -3,6 +3,7 @@
 //   build/bin/grade [--submission DIR] [--exercise NN]... [--mode auto|cpu|gpu] [--verbose]
 //                   [--format gradescope,prairielearn,junit] [--out build/grade]
 //   build/bin/grade --submissions DIR [--jobs N]      a class: one sub-folder per student
+//   build/bin/grade hint NN [--level K]               an exercise's hints, K of 3
 //   build/bin/grade skeletons [--check]                regenerate / check exercises/ from
 //   solutions/ build/bin/grade list                               the exercises
 //
@@ -260,6 +261,7 @@ int grade_class(const Options& o, const grader::Backend& backend) {
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> done{0};
   std::mutex print;
+  const auto class_start = std::chrono::steady_clock::now();
   auto worker = [&]() {
     for (std::size_t i = next++; i < students.size(); i = next++) {
       const std::string raw = students[i].filename().string();
@@ -297,8 +299,17 @@ int grade_class(const Options& o, const grader::Backend& backend) {
       }
       const std::size_t d = ++done;
       std::lock_guard<std::mutex> lock(print);
-      std::cerr << fmt::format("\r[{}/{}] {} {}{}", d, students.size(),
-                               resumed ? "unchanged, kept" : "graded", name, std::string(20, ' '))
+      // On a terminal one line that updates; in a log (a batch job, CI) one line per student
+      // with its time, so that a run cut short still says how far it got.
+      static const bool tty = isatty(STDERR_FILENO) != 0;
+      std::cerr << (tty ? fmt::format("\r[{}/{}] {} {}{}", d, students.size(),
+                                      resumed ? "unchanged, kept" : "graded", name,
+                                      std::string(20, ' '))
+                        : fmt::format("[{}/{}] {} {} ({:.0f} s)\n", d, students.size(),
+                                      resumed ? "unchanged, kept" : "graded", name,
+                                      std::chrono::duration<double>(
+                                          std::chrono::steady_clock::now() - class_start)
+                                          .count()))
                 << std::flush;
     }
   };
@@ -340,6 +351,9 @@ int grade_class(const Options& o, const grader::Backend& backend) {
   return 0;
 }
 
+/// What each level of hint gives.
+constexpr const char* kHintNames[] = {"a nudge", "the bank arithmetic", "the fix's shape"};
+
 /// The course site's generated pages: the exercises (skeletons, gates, sizes) and, for the
 /// instructor edition, the solutions and grading specs. From the exercise table, so they
 /// cannot drift.
@@ -367,6 +381,12 @@ void write_doc_pages(const fs::path& dir, bool instructor) {
          << ".\n\n";
     }
     ex << "\\include exercises/" << e.slug << "/" << e.file << "\n\n";
+    // Folded, one level at a time (the same as `make hint EXERCISE=NN LEVEL=k`).
+    for (std::size_t k = 0; k < e.hints.size(); ++k) {
+      // One line: Doxygen would close the block at a paragraph break.
+      ex << "<details><summary>Hint " << k + 1 << ": " << kHintNames[k] << "</summary>"
+         << e.hints[k] << "</details>\n\n";
+    }
   }
   if (!instructor) return;
   std::ofstream so(dir / "solutions.md");
@@ -440,6 +460,14 @@ int main(int argc, char** argv) {
   CLI::App* skel = app.add_subcommand("skeletons", "regenerate exercises/ from solutions/");
   skel->add_flag("--check", check_only, "only check that exercises/ is up to date");
   CLI::App* list = app.add_subcommand("list", "list the exercises");
+  CLI::App* hint = app.add_subcommand("hint", "an exercise's hints, one more each level");
+  std::string hint_id;
+  int hint_level = 1;
+  hint->add_option("exercise", hint_id, "the exercise, e.g. 04")->required();
+  hint->add_option("--level", hint_level,
+                   "how many hints (1: a nudge, 2: the bank arithmetic, "
+                   "3: the fix's shape)")
+      ->check(CLI::Range(1, 3));
   CLI::App* pages = app.add_subcommand("docs-pages", "write the course site's generated pages");
   fs::path pages_dir;
   bool instructor = false;
@@ -457,6 +485,23 @@ int main(int argc, char** argv) {
     }
     if (pages->parsed()) {
       write_doc_pages(pages_dir, instructor);
+      return 0;
+    }
+    if (hint->parsed()) {
+      const auto* e = course::find_exercise(hint_id.size() == 1 ? "0" + hint_id : hint_id);
+      if (e == nullptr) {
+        std::cerr << "grade hint: no exercise '" << hint_id << "' (see `grade list`)\n";
+        return 2;
+      }
+      std::cout << fmt::format("Exercise {} — {}\n", e->id, e->title);
+      for (int k = 0; k < hint_level && k < static_cast<int>(e->hints.size()); ++k) {
+        std::cout << fmt::format("\nHint {} ({}): {}\n", k + 1, kHintNames[k],
+                                 e->hints[static_cast<std::size_t>(k)]);
+      }
+      if (hint_level < static_cast<int>(e->hints.size())) {
+        std::cout << fmt::format("\nOne more: make hint EXERCISE={} LEVEL={}\n", e->id,
+                                 hint_level + 1);
+      }
       return 0;
     }
     if (list->parsed()) {

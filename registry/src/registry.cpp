@@ -167,6 +167,15 @@ ExerciseSpec ex01() {  // host C++, graded against the bank model on random requ
   e.kernel = "wavefronts_4byte";
   e.host_cases = 3000;
   e.points = Points{10, 90, 0, 0, 0, 0};
+  e.hints = {
+      "A request costs as many wavefronts as its busiest bank needs. For each bank, how many "
+      "*different* words do the active lanes ask for?",
+      "word = byte address / 4 and bank = word mod 32, so words a multiple of 32 apart (128 bytes, "
+      "4 KiB, ...) share a bank. Lanes on the same word are served together (a broadcast); a lane "
+      "with address -1 is inactive; a request with no active lane costs 0.",
+      "Collect each bank's distinct words (sort the active lanes' words and count the distinct "
+      "ones per bank, or keep up to 32 words per bank); the answer is the largest count.",
+  };
   return e;
 }
 
@@ -209,6 +218,14 @@ ExerciseSpec ex02() {  // the solution makes 16.5x fewer wavefronts than the bas
       {"NVIDIA H200", 1.5,
        "measurements/h200-2026-12-01-redesign: 1.801-1.806x (baseline / solution, 3 runs)"}};
   e.conflict_hint = "pad each row of the tile by one float, or XOR-swizzle the column index";
+  e.hints = {
+      "The tile is written along its rows and read down its columns. Which banks do the 32 lanes "
+      "of a warp hit on the read?",
+      "tile[tx][ty] is word 32 tx + ty, in bank (32 tx + ty) mod 32 = ty: the same bank for every "
+      "lane of the warp, 32 different words: 32-way.",
+      "Give the rows an odd pitch: one float of padding per row (32 x 33), so word 33 tx + ty is "
+      "in bank (tx + ty) mod 32; or XOR-swizzle the column index.",
+  };
   return e;
 }
 
@@ -265,6 +282,14 @@ ExerciseSpec ex03() {  // the solution makes 1.9x fewer wavefronts than the inte
   e.conflict_hint =
       "stage the real and imaginary parts in two arrays (structure of arrays), so that lane t "
       "reads word i + j of one array";
+  e.hints = {
+      "Each warp reads 32 staged values per output. Which words does lane t read, and how far "
+      "apart are neighbouring lanes?",
+      "Interleaved, the part `part` of number i + j is word 2 (i + j) + part: neighbouring lanes "
+      "read words 2 apart, so lanes t and t + 16 share a bank: gcd(2, 32) = 2-way on every read.",
+      "Stage the real and imaginary parts in two separate arrays (a structure of arrays), so a "
+      "warp reads 32 consecutive words of one array; one float2 load per number fills both.",
+  };
   return e;
 }
 
@@ -308,6 +333,14 @@ ExerciseSpec ex04() {  // the solution makes 16.5x fewer wavefronts than tile[32
   e.thresholds.reference = SpeedReference::kBaseline;
   e.thresholds.gpu = {{"NVIDIA H200", 1.8, "measurements/h200-2026-12-01-redesign: 2.173-2.188x"}};
   e.conflict_hint = "pad each tile row by one float: tile[32][33]";
+  e.hints = {
+      "A tile is written along its rows and read along its columns. Which of the two accesses is "
+      "the conflicting one?",
+      "The read tile[threadIdx.x][threadIdx.y + j] is word 32 tx + ty + j, in bank (ty + j) mod 32 "
+      "for all 32 lanes of a warp: 32-way.",
+      "Pad each tile row by one float (a 32 x 33 tile): word 33 tx + ty + j is in bank (tx + ty + "
+      "j) mod 32, 32 different banks.",
+  };
   return e;
 }
 
@@ -342,6 +375,13 @@ ExerciseSpec ex05() {  // the solution makes 16.0x fewer wavefronts than the unp
   e.thresholds.reference = SpeedReference::kBaseline;
   e.thresholds.gpu = {{"NVIDIA H200", 4.0, "measurements/h200-2026-12-01-redesign: 5.120-5.125x"}};
   e.conflict_hint = "pad the B tile by one float per row: bs[32][33]";
+  e.hints = {
+      "In the inner loop the lanes of a warp share one row of A but each reads its own row of B's "
+      "tile. What does that do to B's banks?",
+      "The B read is word 32 tx + k: bank k for every lane, 32-way. The A read is the same word "
+      "for the whole warp: a broadcast, which costs nothing extra.",
+      "Pad B's tile by one float per row (32 x 33), so lane tx reads bank (tx + k) mod 32.",
+  };
   return e;
 }
 
@@ -369,6 +409,15 @@ ExerciseSpec ex06() {  // the solution makes 4.5x fewer wavefronts than the unsw
   e.conflict_hint =
       "XOR the 16-byte chunk index with the row: tile[r][c ^ (r % 8)], on both "
       "the store and the load";
+  e.hints = {
+      "A 16-byte request is served in 4 phases of 8 lanes. Count the distinct banks one phase "
+      "touches when it reads a column of the tile.",
+      "A row of 8 float4 is 32 words, so element (r, c) starts at bank 4c whatever r is: 8 lanes "
+      "reading rows r..r+7 of column c hit banks 4c..4c+3 eight times: 8-way in every phase.",
+      "Permute each row's 16-byte chunks by its row number: store element (r, c) at chunk c XOR (r "
+      "mod 8), on the store and on the load, so 8 consecutive rows of a column use 8 different "
+      "groups of 4 banks.",
+  };
   return e;
 }
 
@@ -391,6 +440,15 @@ ExerciseSpec ex07() {  // the solution makes 8.5x fewer wavefronts than double t
   e.thresholds.reference = SpeedReference::kBaseline;
   e.thresholds.gpu = {{"NVIDIA H200", 1.2, "measurements/h200-2026-12-01-redesign: 1.332-1.334x"}};
   e.conflict_hint = "pad each row of the double tile by one element: tile[32][33]";
+  e.hints = {
+      "8-byte requests are served in 2 phases of 16 lanes. Count what one phase of a column read "
+      "touches.",
+      "A row of 32 doubles is 64 words: element (r, c) is words 64 r + 2c and 2c + 1, banks 2c and "
+      "2c + 1 for every row. The 16 lanes of a phase read one column: 16 words in the same two "
+      "banks, 16-way.",
+      "Pad each row by one double (a 32 x 33 tile of doubles): row r then starts 66 r words in, 2r "
+      "banks over, and the 16 lanes of a phase use 16 different pairs of banks.",
+  };
   return e;
 }
 
@@ -437,6 +495,15 @@ ExerciseSpec ex08() {  // stretch: the solution makes 1.08x fewer wavefronts (on
   e.conflict_hint =
       "pad each k-row of the tiles by 4 floats (as[8][128 + 4]): rows stay 16-byte aligned and "
       "the odd lanes' stores move 16 banks over";
+  e.hints = {
+      "The float4 loads of the inner loop are conflict-free. Look at the stores that scatter each "
+      "float4 of A and B into four k-rows of the tiles.",
+      "Lane t stores into row 4 (t mod 2) + q, column t / 2. With a pitch of 128 floats the row "
+      "term vanishes mod 32: lanes t and t XOR 1 hit the same bank with different words, 2-way.",
+      "Pad each k-row so that the odd lanes move 16 banks over while rows stay 16-byte aligned for "
+      "the float4 loads: a pitch of 128 + 4 floats. (A one-float pad moves them only 4 banks and "
+      "breaks the alignment.)",
+  };
   return e;
 }
 

@@ -78,6 +78,10 @@ std::vector<std::string> check_registry(const fs::path& root) {
     // 3. the generated skeleton
     need(fs::exists(root / e.skeleton_file()),
          who + ": step 4: " + e.skeleton_file() + " is missing: run `make skeletons`");
+    need(e.hints.size() == 3,
+         who +
+             ": step 3: give three hints, each saying more (a nudge, the bank arithmetic, the "
+             "fix's shape)");
     if (e.kind != ExerciseSpec::Kind::kKernel) continue;
     // 4. the registry entry: baseline, workload, sizes
     check_kernel(who + ": step 3 (baseline)", e.baseline);

@@ -169,6 +169,9 @@ struct ExerciseSpec {
   std::vector<Variant> variants;  ///< more kernels of this workload that the benchmarks time
   Thresholds thresholds;
   std::string conflict_hint;  ///< what to try when the conflict gate fails
+  /// Three hints, each giving away more: a nudge, the bank arithmetic, the fix's shape
+  /// (`make hint EXERCISE=NN LEVEL=k`, and folded on the exercises page).
+  std::vector<std::string> hints;
   Points points;
   int host_cases = 0;  ///< host exercises: how many random cases are checked
 
