@@ -15,7 +15,7 @@ __global__ void transpose_n_by_32(float* out, const float* in, int n) {
   course_todo("TODO(ex02.1)");
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int row = blockIdx.x * kTile + ty;
-  if (row < n) tile[ty][tx] = in[row * kTile + tx];  // lane tx writes word 33ty+tx: a row
+  if (row < n) tile[ty][tx] = in[row * kTile + tx];  // a row: lane tx writes column tx
   __syncthreads();
   const int col = blockIdx.x * kTile + tx;        // out[ty][col] = in[col][ty]
   if (col < n) out[ty * n + col] = tile[tx][ty];  // lane tx reads column ty of the tile

@@ -3,8 +3,8 @@
 // Task: out = in^T for an n x n row-major matrix of float4 elements. A block (8, 32) moves a
 // tile of 32 rows x 8 float4 (128 bytes per row, 4 KiB). 16-byte accesses are served by
 // quarter-warps (8 lanes per phase). Reading a column of the tile puts the 8 lanes of a phase on
-// the same 4 banks: 8-way. Fix it with an XOR swizzle of the 16-byte chunk index:
-// element (r, c) stored at tile[r][c ^ (r % 8)] -- no padding, rows stay 128-byte aligned.
+// the same 4 banks: 8-way. Fix it with an XOR swizzle of the 16-byte chunk index (lesson 06):
+// no padding, so rows stay 128-byte aligned. Stuck? make hint EXERCISE=06
 // Launch: grid (ceil(n/8), ceil(n/32)), block (8, 32).       Grade: make grade EXERCISE=06
 #include "course_todo.h"
 

@@ -13,7 +13,6 @@
 constexpr int kBlockM = 128;
 constexpr int kBlockN = 128;
 constexpr int kBlockK = 8;
-constexpr int kPad = 4;  // row pitch 132 floats: keeps float4 alignment, breaks the 2-way store
 static_assert(kBlockM % 4 == 0 && kBlockN % 4 == 0,
               "float4 rows of the tiles stay 16-byte aligned");
 

@@ -13,7 +13,6 @@
 constexpr int kBlockM = 128;
 constexpr int kBlockN = 128;
 constexpr int kBlockK = 8;
-constexpr int kPad = 4;  // row pitch 132 floats: keeps float4 alignment, breaks the 2-way store
 static_assert(kBlockM % 4 == 0 && kBlockN % 4 == 0,
               "float4 rows of the tiles stay 16-byte aligned");
 
@@ -24,6 +23,7 @@ __global__ void __launch_bounds__(256)
   // as[kk][i]: k-major. Stores: lane t writes row t/2 at k = 4*(t%2)+q: word
   // 132*(4*(t%2)+q) + t/2 -> banks (16*(t%2) + t/2) % 32: 32 distinct banks. Loads: float4 at
   // 16-byte steps, or one address per half-warp (the 16-byte pairing): conflict-free.
+  constexpr int kPad = 4;  // row pitch 132 floats: keeps float4 alignment, breaks the 2-way store
   __shared__ __align__(16) float as[kBlockK][kBlockM + kPad];
   __shared__ __align__(16) float bs[kBlockK][kBlockN + kPad];
   // SKELETON: __shared__ __align__(16) float as[kBlockK][kBlockM];  // stores: 2-way
