@@ -61,6 +61,7 @@ Module& module(const std::string& file) {
        {"atom_int", "atom_float", "atom_u64", "mixed_widths", "misaligned_float2",
         "misaligned_float4_row", "two_loads_one_line", "shuffle_from_exited", "shuffle_all_lanes"}},
       {"coop_groups.cu", {"block_sum", "tile8_max", "streaming_copy"}},
+      {"half_types.cu", {"half2_sum", "half_column", "bf16_fma", "half_round"}},
       {"problems.cu",
        {"race_missing_sync", "race_same_word", "same_value_write", "oob_shared_write",
         "oob_into_next", "oob_dynamic", "uninitialized", "early_return", "oob_global",
@@ -542,6 +543,51 @@ TEST_CASE("problem: a shuffle that reads a lane that has returned is undefined",
   const auto good = run_warp("atomics_widths.cu", "shuffle_all_lanes", {out});
   CHECK(good.problems.empty());
   CHECK(out.as<float>()[0] == 496.0f);
+}
+
+TEST_CASE("half and bfloat16: CUDA's headers, 2- and 4-byte shared accesses, shuffles of half2",
+          "[banksim][feature]") {
+  const auto values = random_floats(64, 11);
+  const DeviceBuffer in = upload(values);
+  DeviceBuffer out(32 * sizeof(float));
+  const auto r = run_warp("half_types.cu", "half2_sum", {out, in});
+  CHECK(r.problems.empty());
+  const float got = out.as<float>()[0];
+  const double want = std::accumulate(values.begin(), values.end(), 0.0);
+  CHECK(std::abs(got - want) < 0.05);  // inputs and 6 additions in half precision
+  const auto& h2 = stats(r, marker(corpus("half_types.cu"), "h2read"), kLoad);
+  CHECK(h2.bytes == 4);
+  CHECK(h2.wavefronts == h2.requests);  // lane t reads word t
+
+  const auto c = run_warp("half_types.cu", "half_column", {out});
+  CHECK(c.problems.empty());
+  for (int t = 0; t < 32; ++t) CHECK(out.as<float>()[t] == static_cast<float>(t));
+  const auto& col = stats(c, marker(corpus("half_types.cu"), "hcolumn"), kLoad);
+  CHECK(col.bytes == 2);
+  CHECK(col.wavefronts == 16 * col.requests);  // banks 0 and 16, 16 words each
+
+  const auto b = run_warp("half_types.cu", "bf16_fma", {out, in});
+  CHECK(b.problems.empty());
+  for (int t = 0; t < 32; ++t) {
+    const double x = values[static_cast<std::size_t>(t)], y = x * x + 1;
+    CHECK(std::abs(out.as<float>()[t] - y) < 0.02 * y);  // 8 significant bits
+  }
+  // The conversions round to nearest even, as the GPU does: ties to even, 65520 and up to
+  // infinity, subnormals down to 2^-24, NaN kept.
+  const std::vector<float> cases = {1.0f + 1.0f / 2048, 1.0f + 3.0f / 2048, 65519.0f, 65520.0f,
+                                    5.9604645e-8f,      2.9802322e-8f,      -0.1f,    1e-5f};
+  const std::vector<float> halves = {1.0f,          1.0f + 2.0f / 1024, 65504.0f,
+                                     INFINITY,      5.9604645e-8f,      0.0f,
+                                     -0.099975586f, 1.001358e-05f};
+  std::vector<float> padded(cases);
+  padded.resize(32, 0.0f);
+  const DeviceBuffer hin = upload(padded);
+  const auto h = run_warp("half_types.cu", "half_round", {out, hin});
+  CHECK(h.problems.empty());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    INFO("float " << cases[i]);
+    CHECK(out.as<float>()[i] == halves[i]);
+  }
 }
 
 TEST_CASE("cooperative groups: block, tiles of 32 and 8, cg::reduce, shuffles and ballots",
