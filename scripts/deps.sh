@@ -1,33 +1,103 @@
 #!/usr/bin/env bash
-# Makes sure the Debian packages a make target needs are installed.
-#   scripts/deps.sh test|grade|docs|bench|all
-# As root it installs what is missing (apt-get, Debian's archive only) and is silent when all is
-# present; otherwise it prints the exact `apt-get install` line and exits 1.
+# Makes sure what a make target needs is there: looks for each tool and header itself (so a
+# machine that has them some other way, e.g. a GPU box with libraries unpacked under /opt and
+# CPATH set, needs nothing installed, even offline), and only for what is missing names the
+# package of this distribution (Debian 12, Ubuntu 22.04, Ubuntu 24.04).
+#   scripts/deps.sh test|grade|docs|bench|all [--dry-run]
+# As root it installs what is missing with apt-get; otherwise (or with --dry-run) it prints the
+# exact `apt-get install` line and exits 1. Silent when everything is present.
+#   DEPS_OS_RELEASE=FILE  read the distribution from FILE instead of /etc/os-release
+#   DEPS_INCLUDE_DIRS="A B"  where headers are looked for (default: CPATH, /usr/local/include,
+#                         /usr/include)
 set -euo pipefail
 target="${1:-test}"
+dry_run=0
+[ "${2:-}" = "--dry-run" ] && dry_run=1
 
-base=(cmake ninja-build g++ clang clang-format llvm libclang-rt-14-dev catch2 libboost-context-dev bubblewrap
-      nlohmann-json3-dev libcli11-dev libfmt-dev libbenchmark-dev git)
-docs=(doxygen doxygen-awesome-css graphviz libjs-mathjax chromium)
+# The distribution: debian-12, ubuntu-22.04, ubuntu-24.04 (others: Debian 12's names).
+os_file="${DEPS_OS_RELEASE:-/etc/os-release}"
+os_id=$(. "$os_file" 2>/dev/null && echo "${ID:-debian}-${VERSION_ID:-12}") || os_id=debian-12
+case "$os_id" in debian-12 | ubuntu-22.04 | ubuntu-24.04) ;; *) os_id=debian-12 ;; esac
 
+cpath="${CPATH:-}"
+include_dirs=${DEPS_INCLUDE_DIRS:-"${cpath//:/ } /usr/local/include /usr/include"}
+have_header() {
+  local d
+  for d in $include_dirs; do [ -n "$d" ] && [ -e "$d/$1" ] && return 0; done
+  return 1
+}
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_file() { [ -e "$1" ]; }
+
+# One requirement per line: how to check it, then its package on debian-12 ubuntu-22.04
+# ubuntu-24.04 ("-" where that distribution has none: the message says so).
+build_reqs=(
+  "cmd cmake|cmake cmake cmake"
+  "cmd ninja|ninja-build ninja-build ninja-build"
+  "cmd g++|g++ g++ g++"
+  "cmd clang++|clang clang clang"
+  "header nlohmann/json.hpp|nlohmann-json3-dev nlohmann-json3-dev nlohmann-json3-dev"
+  "header CLI/CLI.hpp|libcli11-dev libcli11-dev libcli11-dev"
+  "header fmt/format.h|libfmt-dev libfmt-dev libfmt-dev"
+  "header boost/context/fiber.hpp|libboost-context-dev libboost-context-dev libboost-context-dev"
+  "asan clang's sanitizer headers|libclang-rt-14-dev libclang-common-14-dev libclang-rt-18-dev"
+  "cmd bwrap|bubblewrap bubblewrap bubblewrap"
+)
+test_reqs=(
+  "cmd clang-format|clang-format clang-format clang-format"
+  "header benchmark/benchmark.h|libbenchmark-dev libbenchmark-dev libbenchmark-dev"
+  "header catch2/catch.hpp|catch2 catch2 -"
+  "cmd git|git git git"
+)
+docs_reqs=(
+  "cmd doxygen|doxygen doxygen doxygen"
+  "file /usr/share/doxygen-awesome-css/doxygen-awesome.css|doxygen-awesome-css - doxygen-awesome-css"
+  "cmd dot|graphviz graphviz graphviz"
+  "file /usr/share/javascript/mathjax|libjs-mathjax libjs-mathjax libjs-mathjax"
+  "cmd chromium|chromium chromium-browser chromium-browser"
+)
 case "$target" in
-  test) pkgs=("${base[@]}" "${docs[@]}") ;;
-  grade|bench|build) pkgs=("${base[@]}") ;;
-  docs) pkgs=("${base[@]}" "${docs[@]}") ;;
-  all) pkgs=("${base[@]}" "${docs[@]}") ;;
+  grade | build) reqs=("${build_reqs[@]}") ;;
+  bench) reqs=("${build_reqs[@]}" "${test_reqs[@]}") ;;
+  test | docs | all) reqs=("${build_reqs[@]}" "${test_reqs[@]}" "${docs_reqs[@]}") ;;
   *) echo "deps.sh: unknown target '$target' (test, grade, docs, bench, all)" >&2; exit 2 ;;
 esac
+col=1
+case "$os_id" in ubuntu-22.04) col=2 ;; ubuntu-24.04) col=3 ;; esac
 
 missing=()
-for p in "${pkgs[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
+unavailable=()
+for r in "${reqs[@]}"; do
+  check=${r%%|*}
+  kind=${check%% *}
+  what=${check#* }
+  case "$kind" in
+    cmd) have_cmd "$what" && continue ;;
+    header) have_header "$what" && continue ;;
+    file) have_file "$what" && continue ;;
+    asan)
+      dir=$(clang++ -print-resource-dir 2>/dev/null || true)
+      [ -n "$dir" ] && [ -e "$dir/include/sanitizer/asan_interface.h" ] && continue ;;
+  esac
+  read -r -a pkgs <<<"${r#*|}"
+  pkg=${pkgs[$((col - 1))]}
+  if [ "$pkg" = "-" ]; then
+    unavailable+=("$what")
+  else
+    missing+=("$pkg")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#unavailable[@]} -gt 0 ]; then
+  echo "deps.sh: $os_id has no package for: ${unavailable[*]}" >&2
+  case " ${unavailable[*]} " in
+    *catch2*) echo "  the tests use Catch2 v2 (catch2/catch.hpp); $os_id packages v3: install Catch2 2.13 from its release (single header under /usr/local/include/catch2) or use the course's Debian 12 container" >&2 ;;
+  esac
+fi
+[ ${#missing[@]} -eq 0 ] && [ ${#unavailable[@]} -eq 0 ] && exit 0
+[ ${#missing[@]} -eq 0 ] && exit 1
 
-if [ "$(id -u)" -ne 0 ]; then
-  echo "Missing Debian packages for 'make $target'. Install them with:" >&2
+if [ "$(id -u)" -ne 0 ] || [ "$dry_run" -eq 1 ]; then
+  echo "Missing for 'make $target' on $os_id. Install with:" >&2
   echo "  sudo apt-get install -y ${missing[*]}" >&2
   exit 1
 fi
@@ -41,3 +111,4 @@ if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/tmp/deps-i
     exit 1
   fi
 fi
+[ ${#unavailable[@]} -eq 0 ]

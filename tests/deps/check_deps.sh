@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# scripts/deps.sh looks for tools and headers rather than package names, and names the packages
+# of the distribution it runs on for what is missing (os-release files of this folder).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+fail() { echo "FAIL: $*"; exit 1; }
+# Nothing found (headers looked for in an empty folder): Ubuntu 24.04's names, and Catch2 v2,
+# which 24.04 does not package, said so.
+out=$(DEPS_INCLUDE_DIRS=/nonexistent DEPS_OS_RELEASE=tests/deps/ubuntu-24.04.os-release \
+      scripts/deps.sh test --dry-run 2>&1)
+rc=$?
+echo "$out"
+[ $rc -eq 1 ] || fail "exit status $rc, expected 1"
+grep -q 'apt-get install -y nlohmann-json3-dev libcli11-dev libfmt-dev libboost-context-dev libbenchmark-dev$' <<<"$out" ||
+  fail "24.04: the missing packages"
+grep -q 'ubuntu-24.04 packages v3' <<<"$out" || fail "24.04: Catch2 v2"
+out=$(DEPS_INCLUDE_DIRS=/nonexistent DEPS_OS_RELEASE=tests/deps/ubuntu-22.04.os-release \
+      scripts/deps.sh grade --dry-run 2>&1)
+grep -q "Missing for 'make grade' on ubuntu-22.04" <<<"$out" || fail "22.04 named: $out"
+out=$(DEPS_INCLUDE_DIRS=/nonexistent scripts/deps.sh grade --dry-run 2>&1)
+grep -q "on debian-12" <<<"$out" || fail "Debian 12 named: $out"
+# Headers found through CPATH (a GPU box with libraries unpacked under /opt): nothing to do.
+CPATH=/usr/include DEPS_INCLUDE_DIRS= scripts/deps.sh grade || fail "headers on CPATH not found"
+echo "ok"
