@@ -2,7 +2,7 @@
 # gpu-integrity.sh - the GPU-mode checks of grading integrity, in one call on the H200 (issue 11):
 # builds the grader, records the sanitizers' and ncu's real output for the parsers' fixtures,
 # grades solutions/ in GPU mode inside the sandbox, then (PART=attacks) the attack corpus.
-#   OUT=DIR PART=solutions|attacks|students|all scripts/gpu-integrity.sh
+#   OUT=DIR PART=solutions|fixtures|attacks|students|ncu|all scripts/gpu-integrity.sh
 # PART=students grades exercises/ (the skeletons: no correctness points) and the corpus of
 # student submissions (tests/students, one class run with --jobs 8) in GPU mode.
 # Needs the Debian packages of .gpu-debs/ and bubblewrap's (.gpu-extra/) unpacked: done here.
@@ -46,7 +46,7 @@ if has_part ncu; then
       -o /tmp/ncu-home/p /tmp/bad atomics 2>&1 | tail -4
   done
 fi
-if has_part solutions; then
+if has_part solutions || has_part fixtures; then
   # The parsers' fixtures: each sanitizer on its known-bad kernel, ncu's source page.
   F=/tmp/fixtures; rm -rf $F; mkdir -p $F
   nvcc -arch=sm_90 -lineinfo -o /tmp/bad "$ROOT/tests/gpu-fixtures/bad_kernels.cu"
@@ -58,7 +58,12 @@ if has_part solutions; then
   (cd /tmp && ncu --clock-control none --section SourceCounters -f -o /tmp/atom /tmp/bad atomics \
      >/dev/null 2>&1 && ncu -i /tmp/atom.ncu-rep --page source --csv --print-source sass \
      >"$F/ncu-source-atomics.csv" 2>"$F/ncu-source-atomics.err")
+  (cd /tmp && ncu --clock-control none --section SourceCounters -f -o /tmp/p16 /tmp/bad partial16 \
+     >/dev/null 2>&1 && ncu -i /tmp/p16.ncu-rep --page source --csv --print-source sass \
+     >"$F/ncu-source-partial16.csv" 2>"$F/ncu-source-partial16.err")
   tar -C /tmp -cf "$OUT/fixtures.tar" fixtures
+fi
+if has_part solutions; then
   start=$(date +%s)
   # As root the sandboxes run as other uids: the results go where they may enter.
   G=/tmp/grade-out; rm -rf $G; mkdir -p $G; chmod 755 $G
@@ -103,4 +108,17 @@ if has_part students; then
   # Every student's results.json (not the work folders), also when the time ran out first.
   (cd /tmp && find students-*/out -name results.json | tar -czf "$OUT/students-results.tgz" -T -)
   grep -E "MISMATCH|as a fair grader" "$OUT/students-gpu.txt"
+fi
+if [ -n "${DIAG:-}" ]; then
+  # DIAG="student ...": each sanitizer run by hand on a kept student's worker (after PART=students).
+  compute-sanitizer --help | grep -A2 -- --padding
+  for s in $DIAG; do
+    for w in $(find /tmp/students-*/out -path "*$s*" -name worker -type f 2>/dev/null | head -2); do
+      for t in racecheck memcheck "memcheck --padding 1048576"; do
+        echo "-- $s: $t $w"
+        (cd "$(dirname "$w")" && timeout 200 compute-sanitizer --tool $t --print-limit 3 "$w" \
+          "$(dirname "$w")" --once 2>&1 | tail -8)
+      done
+    done
+  done
 fi

@@ -14,6 +14,7 @@
 namespace fs = std::filesystem;
 using grader::internal::parse_source_page;
 using grader::internal::sanitizer_issues;
+using grader::internal::sanitizer_unfinished;
 
 namespace {
 
@@ -55,6 +56,58 @@ TEST_CASE("ncu source page: predicated stores and both kinds of shared atomics a
     CHECK(g.sectors == 4);
     CHECK(g.ideal == 4);
   }
+}
+
+TEST_CASE("a sanitizer run without its summary is no evidence of a clean kernel",
+          "[gpu][parser]") {
+  // Each recorded run finished: no "unchecked" problem, whatever it found.
+  for (const char* f : {"sanitizer-memcheck-atomics.txt", "sanitizer-racecheck-race.txt",
+                        "sanitizer-memcheck-oob.txt"}) {
+    INFO(f);
+    CHECK(sanitizer_unfinished(fixture(f), "memcheck", false, 0, 300).empty());
+  }
+  // Cut off (timed out) or dead before the summary: the check did not happen, and says so.
+  const auto cut = sanitizer_unfinished(fixture("sanitizer-memcheck-atomics.txt"), "racecheck",
+                                        true, 137, 300);
+  REQUIRE(cut.size() == 1);
+  CHECK(cut[0].kind == "unchecked");
+  CHECK(cut[0].message.find("racecheck did not finish in 300 s") != std::string::npos);
+  CHECK(cut[0].message.find("races") != std::string::npos);
+  const auto dead = sanitizer_unfinished("========= COMPUTE-SANITIZER\nSegmentation fault\n",
+                                         "initcheck", false, 139, 300);
+  REQUIRE(dead.size() == 1);
+  CHECK(dead[0].message.find("exit status 139") != std::string::npos);
+  CHECK(dead[0].message.find("Segmentation fault") != std::string::npos);
+}
+
+TEST_CASE("ncu source page: partial 16-byte requests are judged against a reachable ideal",
+          "[gpu][parser]") {
+  // Exercise 06's solution at n = 9 on the H200: 16 requests of a swizzled STS.128 (6 with
+  // active lanes: 32, 32, 8, 4, 4, 1), 18 wavefronts; ncu's ideal (bytes / 128 per request) is
+  // 12, which 4 lanes in 4 quarter-warps cannot reach. A 4-byte access keeps ncu's ideal, and a
+  // 16-byte access beyond one wavefront per active lane and phase is still a conflict.
+  const std::string head =
+      "\"Kernel Name\",\"k(float4 *, const float4 *, int)\",\n"
+      "\"Address\",\"Source\",\"Instructions Executed\",\"Predicated-On Thread Instructions "
+      "Executed\",\"Access Size\",\"L1 Wavefronts Shared\",\"L1 Wavefronts Shared Ideal\"\n";
+  auto one = [&](const char* row) {
+    const auto launches = parse_source_page(head + row + "\n", "k.cu");
+    REQUIRE(launches.size() == 1);
+    REQUIRE(launches[0].sites.size() == 1);
+    return launches[0].sites[0];
+  };
+  const auto partial = one(R"("0x10","@!P0 STS.128 [R2], R4","16","81","128","18","12")");
+  CHECK(partial.ideal == 18);
+  CHECK(partial.wavefronts == 18);
+  // The same partial requests with an 8-way conflict: 4 x 18 wavefronts stay above reachable.
+  const auto conflicting = one(R"("0x10","@!P0 STS.128 [R2], R4","16","81","128","72","12")");
+  CHECK(conflicting.ideal == 64);
+  CHECK(conflicting.wavefronts > conflicting.ideal);
+  // Full requests: ncu's ideal holds.
+  const auto full = one(R"("0x10","STS.128 [R2], R4","16","512","128","80","64")");
+  CHECK(full.ideal == 64);
+  const auto narrow = one(R"("0x10","@!P0 STS [R2], R4","16","81","32","9","6")");
+  CHECK(narrow.ideal == 6);
 }
 
 TEST_CASE("compute-sanitizer logs: each tool's finding with its kind and line", "[gpu][parser]") {

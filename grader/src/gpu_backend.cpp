@@ -172,6 +172,18 @@ std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std:
     site.requests = static_cast<std::uint64_t>(executed);
     site.wavefronts = static_cast<std::uint64_t>(wf);
     site.ideal = static_cast<std::uint64_t>(ideal);
+    // ncu's ideal is ceil(active bytes / 128) per request, which an 8- or 16-byte request with
+    // inactive lanes cannot reach: the hardware serves such a request in fixed half- or
+    // quarter-warp phases (measured on the H200: 4 lanes, one per quarter-warp, of a swizzled
+    // STS.128 take 4 wavefronts; ncu calls 1 ideal). Where requests are partial, the reachable
+    // ideal is at most min(phases, active lanes) per request; full requests keep ncu's value.
+    const double threads = number(col("Predicated-On Thread Instructions Executed"));
+    const int phases = std::max(1, site.bytes / 4);
+    if (phases > 1 && threads > 0 && threads < 32.0 * executed) {
+      const auto reachable = static_cast<std::uint64_t>(
+          std::min(static_cast<double>(phases) * executed, threads));
+      site.ideal = std::max(site.ideal, std::min(site.wavefronts, reachable));
+    }
     launches.back().sites.push_back(site);
   }
   return launches;
@@ -218,6 +230,27 @@ std::vector<protocol::Issue> sanitizer_issues(const std::string& text, const std
   return issues;
 }
 
+std::vector<protocol::Issue> sanitizer_unfinished(const std::string& text, const std::string& tool,
+                                                  bool timed_out, int exit_status,
+                                                  int wall_seconds) {
+  static const std::regex summary(R"(SUMMARY: \d+ (errors?|hazards?)\b)");
+  if (!timed_out && std::regex_search(text, summary)) return {};
+  std::string tail = text.size() > 300 ? text.substr(text.size() - 300) : text;
+  std::replace(tail.begin(), tail.end(), '\n', ' ');
+  const std::string why =
+      timed_out ? fmt::format("did not finish in {} s", wall_seconds)
+                : fmt::format("stopped without its summary (exit status {}): {}", exit_status, tail);
+  return {{"unchecked", "error", "", 0, 0,
+           "compute-sanitizer " + tool + " " + why +
+               ", so the kernel could not be checked for " +
+               (tool == "racecheck"   ? "races"
+                : tool == "initcheck" ? "uninitialised reads"
+                : tool == "synccheck" ? "divergent barriers"
+                                      : "out-of-bounds accesses") +
+               " (a kernel far slower than the reference can cause this: try the reference's "
+               "sizes locally with compute-sanitizer)"}};
+}
+
 }  // namespace internal
 
 namespace {
@@ -256,6 +289,10 @@ class GpuBackend : public Backend {
     cuda_ = shell("nvcc --version | grep -o 'release [0-9.]*' | cut -d' ' -f2");
     ncu_ = have("ncu");
     sanitizer_ = have("compute-sanitizer");
+    // memcheck's --padding puts a guard after every allocation: an edge tile that reads past
+    // `in` lands in the guard, not in the next buffer (where memcheck would see valid memory).
+    sanitizer_padding_ =
+        sanitizer_ && shell("compute-sanitizer --help | grep -c -- '--padding'") != "0";
   }
   Capabilities capabilities() const override {
     Capabilities c;
@@ -365,14 +402,28 @@ class GpuBackend : public Backend {
       }
     }
     gpu_lock.set(job.request.timed);
-    if (sanitizer_ && job.sanitize && out.exit_status == 0 && !out.report.runs.empty()) {
-      for (const char* name : {"memcheck", "racecheck", "initcheck", "synccheck"}) {
+    // A kernel that ran gets all four tools; one that stopped the GPU (not a hang) gets memcheck,
+    // which names the access that did it ("illegal memory access" alone says nothing).
+    const bool faulted = out.started && out.exit_status != 0 && !out.timed_out;
+    if (sanitizer_ && job.sanitize && (out.exit_status == 0 || faulted) &&
+        !out.report.runs.empty()) {
+      std::vector<const char*> tools = {"memcheck", "racecheck", "initcheck", "synccheck"};
+      if (out.exit_status != 0) tools.resize(1);
+      for (const char* name : tools) {
         SandboxSpec t = spec;
         t.wall_seconds = t.cpu_seconds = 300;
-        const SandboxResult r = tool(resolve({"compute-sanitizer", "--tool", name, "--print-limit",
-                                              "5", worker.string(), dir.string(), "--once"}),
-                                     t, std::size_t{1} << 20);
-        const auto issues = sanitizer_issues(r.stdout_text + r.stderr_text, name);
+        std::vector<std::string> argv = {"compute-sanitizer", "--tool", name, "--print-limit", "5"};
+        if (sanitizer_padding_ && std::string(name) == "memcheck") {
+          argv.insert(argv.end(), {"--padding", std::to_string(kGuardBytes)});
+        }
+        argv.insert(argv.end(), {worker.string(), dir.string(), "--once"});
+        const SandboxResult r = tool(resolve(argv), t, std::size_t{1} << 20);
+        auto issues = sanitizer_issues(r.stdout_text + r.stderr_text, name);
+        if (issues.empty() && out.exit_status == 0) {
+          // No finding counts only from a run that finished: no summary, no check.
+          issues = sanitizer_unfinished(r.stdout_text + r.stderr_text, name, r.timed_out,
+                                        r.exit_status, static_cast<int>(t.wall_seconds));
+        }
         auto& into = out.report.runs.back().issues;
         into.insert(into.end(), issues.begin(), issues.end());
       }
@@ -587,6 +638,8 @@ class GpuBackend : public Backend {
   std::string gpu_, driver_, arch_, cuda_;
   bool ncu_ = false;
   bool sanitizer_ = false;
+  bool sanitizer_padding_ = false;
+  static constexpr int kGuardBytes = 1 << 20;  ///< memcheck's guard after each allocation
 };
 
 }  // namespace

@@ -160,7 +160,13 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
   const bool all_ran = ev.student.size() == runs.size() &&
                        std::all_of(ev.student.begin(), ev.student.end(),
                                    [](const WorkerOutcome& w) { return w.exit_status == 0; });
-  if ((ev.caps.can_profile || ev.caps.can_sanitize) && all_ran) {
+  // A kernel that stopped the GPU at some size (not a hang) gets the sanitizers' job too, without
+  // the profiler: memcheck names the access ("illegal memory access" alone does not).
+  const bool faulted = std::any_of(ev.student.begin(), ev.student.end(), [](const WorkerOutcome& w) {
+    return w.started && w.exit_status != 0 && !w.timed_out;
+  });
+  const bool diagnose = ev.caps.can_sanitize && !all_ran && faulted;
+  if (((ev.caps.can_profile || ev.caps.can_sanitize) && all_ran) || diagnose) {
     // One process runs every size under the profiler, then under each sanitizer: counters at
     // every size (a pad for one size shows), and a missing barrier between two tiles or an edge
     // tile's bad guard that shows only at some sizes. Launch k's counters go with size k; the
@@ -168,21 +174,27 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
     WorkerJob job = job_for(ev.file, spec.kernel, "kernel");
     job.request.runs = runs;
     job.inputs = ev.inputs;
-    job.profile = ev.caps.can_profile;
+    job.profile = ev.caps.can_profile && !diagnose;
     job.sanitize = ev.caps.can_sanitize;
     const WorkerOutcome s =
         backend.run(job, fresh_dir(ev.options, spec.slug + "-profile"), Limits{300.0});
     ev.student[0].counters_error = s.counters_error;
     for (std::size_t k = 0; k < s.report.runs.size() && k < ev.student.size(); ++k) {
-      if (ev.student[k].report.runs.empty()) continue;
-      auto& run = ev.student[k].report.runs[0];
       const auto& from = s.report.runs[k];
-      run.sites.insert(run.sites.end(), from.sites.begin(), from.sites.end());
-      run.global_sites.insert(run.global_sites.end(), from.global_sites.begin(),
-                              from.global_sites.end());
+      if (!ev.student[k].report.runs.empty()) {
+        auto& run = ev.student[k].report.runs[0];
+        run.sites.insert(run.sites.end(), from.sites.begin(), from.sites.end());
+        run.global_sites.insert(run.global_sites.end(), from.global_sites.begin(),
+                                from.global_sites.end());
+      }
       for (const auto& i : from.issues) {
         // A crash shows in the runs themselves.
-        if (i.kind != "crash") ev.student.back().report.runs.back().issues.push_back(i);
+        auto& last = ev.student.back().report;
+        if (last.runs.empty()) {
+          last.runs.resize(1);
+          last.run_received.assign(1, false);
+        }
+        if (i.kind != "crash") last.runs.back().issues.push_back(i);
       }
     }
   }

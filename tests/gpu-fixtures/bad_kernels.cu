@@ -56,6 +56,18 @@ __global__ void atomics(float* out, int* hist, int n) {
   }
 }
 
+// Partial 16-byte requests, for ncu's ideal: 4 lanes, one per quarter-warp, store to distinct
+// banks (the hardware needs 4 wavefronts, ncu calls 1 ideal); then 8 lanes of one quarter-warp
+// store to one 16-byte column of rows 128 bytes apart (8-way: 8 wavefronts).
+__global__ void partial16(float4* out) {
+  __shared__ float4 tile[8][8];
+  const int lane = threadIdx.x;
+  if (lane % 8 == 0) tile[lane / 8][(lane / 8) ^ 1] = make_float4(1.f, 2.f, 3.f, 4.f);
+  if (lane < 8) tile[lane][7] = make_float4(5.f, 6.f, 7.f, 8.f);
+  __syncthreads();
+  out[lane] = tile[lane % 8][lane / 8];
+}
+
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "";
   float* out;
@@ -70,6 +82,7 @@ int main(int argc, char** argv) {
   if (!std::strcmp(mode, "uninit")) uninit<<<1, 32>>>(out, in);
   if (!std::strcmp(mode, "divergent")) divergent<<<1, 64>>>(out);
   if (!std::strcmp(mode, "atomics")) atomics<<<1, 64>>>(out, hist, 5);
+  if (!std::strcmp(mode, "partial16")) partial16<<<1, 32>>>(reinterpret_cast<float4*>(out));
   const cudaError_t e = cudaDeviceSynchronize();
   std::printf("%s: %s\n", mode, cudaGetErrorString(e));
   return e == cudaSuccess ? 0 : 1;
