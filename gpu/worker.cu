@@ -4,7 +4,7 @@
 //        gpu/worker.cu DIR/student_unit.cu -o DIR/worker
 // where DIR/student_unit.cu #includes the student's (or baseline's) file and defines
 //   extern "C" const void* course_student_kernel();   // the kernel under test
-// It runs `worker DIR --report-fd N [--once]`: reads DIR/request.json and DIR/runK_bufJ.in
+// It runs `worker DIR --report-fd N [--once]` (N = -1: no report): reads DIR/request.json and DIR/runK_bufJ.in
 // (grader/protocol.hpp), runs each launch once through the harness (gpu/harness.cuh), then, when
 // the request is timed and not --once, times it (median of 15 CUDA-event timings after 2
 // warm-ups, fresh inputs and a flushed L2 before each). Everything goes back as protocol frames
@@ -12,6 +12,7 @@
 // gpu/ceilings.cuh measures them for the benchmarks), timed the same way in the same process.
 // It never judges.
 #include <cuda_runtime.h>
+#include <fcntl.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -134,7 +135,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string dir = argv[1];
-  const int fd = std::atoi(argv[3]);
+  // "--report-fd -1": no report (the sanitizers' runs, whose findings come from the tool's log).
+  const int fd = std::atoi(argv[3]) >= 0 ? std::atoi(argv[3]) : open("/dev/null", O_WRONLY);
   const bool once = argc > 4 && std::strcmp(argv[4], "--once") == 0;
   proto::Request req;
   try {

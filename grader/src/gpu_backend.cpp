@@ -416,7 +416,9 @@ class GpuBackend : public Backend {
         if (sanitizer_padding_ && std::string(name) == "memcheck") {
           argv.insert(argv.end(), {"--padding", std::to_string(kGuardBytes)});
         }
-        argv.insert(argv.end(), {worker.string(), dir.string(), "--once"});
+        // The findings come from the tool's log; the worker's report goes nowhere (without
+        // --report-fd the worker stops at its usage line and the tool checks nothing).
+        argv.insert(argv.end(), {worker.string(), dir.string(), "--report-fd", "-1", "--once"});
         const SandboxResult r = tool(resolve(argv), t, std::size_t{1} << 20);
         auto issues = sanitizer_issues(r.stdout_text + r.stderr_text, name);
         if (issues.empty() && out.exit_status == 0) {
