@@ -58,6 +58,22 @@ TEST_CASE("ncu source page: predicated stores and both kinds of shared atomics a
   }
 }
 
+TEST_CASE("ncu source page on the H200: partial 16-byte stores, reachable ideal", "[gpu][parser]") {
+  // bad_kernels.cu partial16: 4 lanes, one per quarter-warp, on distinct banks (ncu: 4 wavefronts,
+  // ideal 1); 8 lanes of one quarter-warp on one 16-byte column (8 wavefronts, ideal 1); a full
+  // LDS.128 reading a column, 8-way (32 wavefronts, ideal 4).
+  const auto launches = parse_source_page(fixture("ncu-source-partial16.csv"), "bad_kernels.cu");
+  REQUIRE(launches.size() == 1);
+  const auto& sites = launches[0].sites;
+  REQUIRE(sites.size() == 3);
+  CHECK(sites[0].wavefronts == 4);
+  CHECK(sites[0].ideal == 4);  // not a conflict: the phases are fixed
+  CHECK(sites[1].wavefronts == 8);
+  CHECK(sites[1].ideal == 4);  // still a conflict (2-way at least; the lanes are one phase's)
+  CHECK(sites[2].wavefronts == 32);
+  CHECK(sites[2].ideal == 4);  // full requests keep ncu's ideal: 8-way
+}
+
 TEST_CASE("a sanitizer run without its summary is no evidence of a clean kernel",
           "[gpu][parser]") {
   // Each recorded run finished: no "unchecked" problem, whatever it found.
