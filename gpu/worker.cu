@@ -4,13 +4,13 @@
 //        gpu/worker.cu DIR/student_unit.cu -o DIR/worker
 // where DIR/student_unit.cu #includes the student's (or baseline's) file and defines
 //   extern "C" const void* course_student_kernel();   // the kernel under test
-// It runs `worker DIR --report-fd N [--once]` (N = -1: no report): reads DIR/request.json and DIR/runK_bufJ.in
-// (grader/protocol.hpp), runs each launch once through the harness (gpu/harness.cuh), then, when
-// the request is timed and not --once, times it (median of 15 CUDA-event timings after 2
-// warm-ups, fresh inputs and a flushed L2 before each). Everything goes back as protocol frames
-// on fd N. A timed request may also ask for a ceiling (cudaMemcpy, cuBLAS SGEMM, as
-// gpu/ceilings.cuh measures them for the benchmarks), timed the same way in the same process.
-// It never judges.
+// It runs `worker DIR --report-fd N [--once]` (N = -1: no report): reads DIR/request.json and
+// DIR/runK_bufJ.in (grader/protocol.hpp), runs each launch once through the harness
+// (gpu/harness.cuh), then, when the request is timed and not --once, times it (median of 15
+// CUDA-event timings after 2 warm-ups, fresh inputs and a flushed L2 before each). Everything goes
+// back as protocol frames on fd N. A timed request may also ask for a ceiling (cudaMemcpy, cuBLAS
+// SGEMM, as gpu/ceilings.cuh measures them for the benchmarks), timed the same way in the same
+// process. It never judges.
 #include <cuda_runtime.h>
 #include <fcntl.h>
 

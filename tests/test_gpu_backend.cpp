@@ -3,6 +3,7 @@
 // submission policy on objects that nvcc really builds (nvcc works without a GPU).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 
 namespace fs = std::filesystem;
 using grader::internal::parse_source_page;
+using grader::internal::sanitizer_argv;
 using grader::internal::sanitizer_issues;
 using grader::internal::sanitizer_unfinished;
 
@@ -74,8 +76,25 @@ TEST_CASE("ncu source page on the H200: partial 16-byte stores, reachable ideal"
   CHECK(sites[2].ideal == 4);  // full requests keep ncu's ideal: 8-way
 }
 
-TEST_CASE("a sanitizer run without its summary is no evidence of a clean kernel",
-          "[gpu][parser]") {
+TEST_CASE("the sanitizers start the worker as its usage line says", "[gpu]") {
+  // gpu/worker.cu: "usage: worker DIR --report-fd N [--once]". Without --report-fd the worker
+  // exits at once and every tool reports nothing: all kernels looked clean (H200, 2026-12-01).
+  std::ifstream in("gpu/worker.cu");
+  std::stringstream src;
+  src << in.rdbuf();
+  REQUIRE(src.str().find("usage: worker DIR --report-fd N [--once]") != std::string::npos);
+  for (const char* tool : {"memcheck", "racecheck", "initcheck", "synccheck"}) {
+    const auto argv = sanitizer_argv(tool, "/w/worker", "/w", true);
+    const auto at = std::find(argv.begin(), argv.end(), "/w/worker");
+    REQUIRE(at != argv.end());
+    const std::vector<std::string> rest(at + 1, argv.end());
+    CHECK(rest == std::vector<std::string>{"/w", "--report-fd", "-1", "--once"});
+    CHECK((std::find(argv.begin(), argv.end(), "--padding") != argv.end()) ==
+          (std::string(tool) == "memcheck"));
+  }
+}
+
+TEST_CASE("a sanitizer run without its summary is no evidence of a clean kernel", "[gpu][parser]") {
   // Each recorded run finished: no "unchecked" problem, whatever it found.
   for (const char* f : {"sanitizer-memcheck-atomics.txt", "sanitizer-racecheck-race.txt",
                         "sanitizer-memcheck-oob.txt"}) {
@@ -83,8 +102,8 @@ TEST_CASE("a sanitizer run without its summary is no evidence of a clean kernel"
     CHECK(sanitizer_unfinished(fixture(f), "memcheck", false, 0, 300).empty());
   }
   // Cut off (timed out) or dead before the summary: the check did not happen, and says so.
-  const auto cut = sanitizer_unfinished(fixture("sanitizer-memcheck-atomics.txt"), "racecheck",
-                                        true, 137, 300);
+  const auto cut =
+      sanitizer_unfinished(fixture("sanitizer-memcheck-atomics.txt"), "racecheck", true, 137, 300);
   REQUIRE(cut.size() == 1);
   CHECK(cut[0].kind == "unchecked");
   CHECK(cut[0].message.find("racecheck did not finish in 300 s") != std::string::npos);

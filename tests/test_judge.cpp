@@ -282,6 +282,53 @@ TEST_CASE("judge: on a GPU, the sanitizers see every size in one job and keep th
   CHECK(r.score() == ex04().points.builds);
 }
 
+TEST_CASE("judge: on a GPU, a kernel that stops the GPU gets memcheck to name the access",
+          "[judge]") {
+  int diagnose_jobs = 0, profiled = 0;
+  const FakeBackend b(gpu(), [&](const WorkerJob& j) {
+    WorkerOutcome w = worker(j, {site(0, 128, 128, "load"), site(0, 128, 128, "store")}, 1.0);
+    const bool edge = j.request.runs.size() == 1 && j.inputs[0][0].size() != 4u * 512 * 512;
+    if (j.sanitize || edge) {
+      // The GPU stopped ("an illegal memory access"): the runs carry no result.
+      w.exit_status = 1;
+      for (auto& run : w.report.runs) run.completed = false;
+    }
+    if (j.sanitize) {
+      ++diagnose_jobs;
+      profiled += j.profile ? 1 : 0;
+      w.report.runs.back().issues.push_back(
+          {"out_of_bounds", "error", "transpose.cu", 24, 0,
+           "compute-sanitizer memcheck: Invalid __shared__ write of size 4 bytes"});
+    }
+    return w;
+  });
+  const auto r = judge(b);
+  CHECK(diagnose_jobs == 1);
+  CHECK(profiled == 0);  // the counters of a kernel that faults are not wanted
+  CHECK_FALSE(r.gate("no_problems")->passed);
+  CHECK(r.gate("no_problems")->reason.find("line 24: out_of_bounds: compute-sanitizer memcheck") !=
+        std::string::npos);
+  CHECK(r.gate("correct")->reason.find("memcheck") != std::string::npos);
+  CHECK(r.score() == ex04().points.builds);
+}
+
+TEST_CASE("judge: on a GPU, a hang gets no sanitizer run", "[judge]") {
+  int sanitize_jobs = 0;
+  const FakeBackend b(gpu(), [&](const WorkerJob& j) {
+    WorkerOutcome w = worker(j, {site(0, 128, 128, "load"), site(0, 128, 128, "store")}, 1.0);
+    sanitize_jobs += j.sanitize ? 1 : 0;
+    if (j.request.runs.size() == 1 && j.inputs[0][0].size() != 4u * 512 * 512) {
+      w.exit_status = 137;
+      w.timed_out = true;
+      for (auto& run : w.report.runs) run.completed = false;
+    }
+    return w;
+  });
+  const auto r = judge(b);
+  CHECK(sanitize_jobs == 0);
+  CHECK_FALSE(r.gate("correct")->passed);
+}
+
 TEST_CASE("judge: a GPU without a row in the gate table is judged by the cost model, and told so",
           "[judge]") {
   const FakeBackend b(

@@ -54,6 +54,10 @@ struct ProfiledLaunch {
 std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std::string& file);
 /// compute-sanitizer's findings in one tool's log as report issues (kind, line, message).
 std::vector<protocol::Issue> sanitizer_issues(const std::string& text, const std::string& tool);
+/// compute-sanitizer's command line for one tool over the worker (every size, no report);
+/// with padding, memcheck guards 1 MiB after each allocation.
+std::vector<std::string> sanitizer_argv(const std::string& tool, const std::string& worker,
+                                        const std::string& dir, bool padding);
 /// An "unchecked" problem when a sanitizer's run has no summary line or timed out (a finding
 /// absent from an unfinished run is no evidence); empty when it finished.
 std::vector<protocol::Issue> sanitizer_unfinished(const std::string& text, const std::string& tool,

@@ -180,8 +180,8 @@ std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std:
     const double threads = number(col("Predicated-On Thread Instructions Executed"));
     const int phases = std::max(1, site.bytes / 4);
     if (phases > 1 && threads > 0 && threads < 32.0 * executed) {
-      const auto reachable = static_cast<std::uint64_t>(
-          std::min(static_cast<double>(phases) * executed, threads));
+      const auto reachable =
+          static_cast<std::uint64_t>(std::min(static_cast<double>(phases) * executed, threads));
       site.ideal = std::max(site.ideal, std::min(site.wavefronts, reachable));
     }
     launches.back().sites.push_back(site);
@@ -230,6 +230,16 @@ std::vector<protocol::Issue> sanitizer_issues(const std::string& text, const std
   return issues;
 }
 
+std::vector<std::string> sanitizer_argv(const std::string& tool, const std::string& worker,
+                                        const std::string& dir, bool padding) {
+  std::vector<std::string> argv = {"compute-sanitizer", "--tool", tool, "--print-limit", "5"};
+  if (padding && tool == "memcheck") argv.insert(argv.end(), {"--padding", "1048576"});
+  // The findings come from the tool's log; the worker's report goes nowhere. Without
+  // --report-fd the worker stops at its usage line and the tool checks nothing (df48cca-fda6977).
+  argv.insert(argv.end(), {worker, dir, "--report-fd", "-1", "--once"});
+  return argv;
+}
+
 std::vector<protocol::Issue> sanitizer_unfinished(const std::string& text, const std::string& tool,
                                                   bool timed_out, int exit_status,
                                                   int wall_seconds) {
@@ -238,11 +248,11 @@ std::vector<protocol::Issue> sanitizer_unfinished(const std::string& text, const
   std::string tail = text.size() > 300 ? text.substr(text.size() - 300) : text;
   std::replace(tail.begin(), tail.end(), '\n', ' ');
   const std::string why =
-      timed_out ? fmt::format("did not finish in {} s", wall_seconds)
-                : fmt::format("stopped without its summary (exit status {}): {}", exit_status, tail);
+      timed_out
+          ? fmt::format("did not finish in {} s", wall_seconds)
+          : fmt::format("stopped without its summary (exit status {}): {}", exit_status, tail);
   return {{"unchecked", "error", "", 0, 0,
-           "compute-sanitizer " + tool + " " + why +
-               ", so the kernel could not be checked for " +
+           "compute-sanitizer " + tool + " " + why + ", so the kernel could not be checked for " +
                (tool == "racecheck"   ? "races"
                 : tool == "initcheck" ? "uninitialised reads"
                 : tool == "synccheck" ? "divergent barriers"
@@ -412,14 +422,9 @@ class GpuBackend : public Backend {
       for (const char* name : tools) {
         SandboxSpec t = spec;
         t.wall_seconds = t.cpu_seconds = 300;
-        std::vector<std::string> argv = {"compute-sanitizer", "--tool", name, "--print-limit", "5"};
-        if (sanitizer_padding_ && std::string(name) == "memcheck") {
-          argv.insert(argv.end(), {"--padding", std::to_string(kGuardBytes)});
-        }
-        // The findings come from the tool's log; the worker's report goes nowhere (without
-        // --report-fd the worker stops at its usage line and the tool checks nothing).
-        argv.insert(argv.end(), {worker.string(), dir.string(), "--report-fd", "-1", "--once"});
-        const SandboxResult r = tool(resolve(argv), t, std::size_t{1} << 20);
+        const SandboxResult r =
+            tool(resolve(sanitizer_argv(name, worker.string(), dir.string(), sanitizer_padding_)),
+                 t, std::size_t{1} << 20);
         auto issues = sanitizer_issues(r.stdout_text + r.stderr_text, name);
         if (issues.empty() && out.exit_status == 0) {
           // No finding counts only from a run that finished: no summary, no check.
@@ -641,7 +646,6 @@ class GpuBackend : public Backend {
   bool ncu_ = false;
   bool sanitizer_ = false;
   bool sanitizer_padding_ = false;
-  static constexpr int kGuardBytes = 1 << 20;  ///< memcheck's guard after each allocation
 };
 
 }  // namespace

@@ -162,9 +162,9 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
                                    [](const WorkerOutcome& w) { return w.exit_status == 0; });
   // A kernel that stopped the GPU at some size (not a hang) gets the sanitizers' job too, without
   // the profiler: memcheck names the access ("illegal memory access" alone does not).
-  const bool faulted = std::any_of(ev.student.begin(), ev.student.end(), [](const WorkerOutcome& w) {
-    return w.started && w.exit_status != 0 && !w.timed_out;
-  });
+  const bool faulted = std::any_of(
+      ev.student.begin(), ev.student.end(),
+      [](const WorkerOutcome& w) { return w.started && w.exit_status != 0 && !w.timed_out; });
   const bool diagnose = ev.caps.can_sanitize && !all_ran && faulted;
   if (((ev.caps.can_profile || ev.caps.can_sanitize) && all_ran) || diagnose) {
     // One process runs every size under the profiler, then under each sanitizer: counters at
