@@ -167,6 +167,24 @@ int count_tasks_of(unsigned uid) {
   return total;
 }
 
+// Processes (not zombies) whose real uid is `uid`.
+int live_processes_of(unsigned uid) {
+  int live = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::istringstream status(read_text(entry.path() / "status"));
+    std::string line;
+    bool zombie = false;
+    while (std::getline(status, line)) {
+      if (line.rfind("State:", 0) == 0) zombie = line.find('Z') != std::string::npos;
+      if (line.rfind("Uid:", 0) == 0 && std::stoul(line.substr(4)) == uid && !zombie) ++live;
+    }
+  }
+  return live;
+}
+
 unsigned sandbox_host_uid(const SandboxSpec& spec) {
   return geteuid() == 0 ? spec.sandbox_uid : getuid();
 }
@@ -655,4 +673,50 @@ TEST_CASE("overhead of the sandbox (printed and not asserted)", "[sandbox]") {
   const double plain = mean_ms(&run_unsandboxed), boxed = mean_ms(&run_sandboxed);
   WARN("mean of " << runs << " runs of /bin/true: unsandboxed " << plain << " ms, sandboxed "
                   << boxed << " ms");
+}
+
+// Isolation::kUid, for containers that forbid user namespaces (course platforms): root only.
+TEST_CASE("uid isolation: own uid, root's files out of reach, nothing outlives the run",
+          "[sandbox][uid]") {
+  if (geteuid() != 0) return;  // the uid switch needs root (CI and the platforms run as root)
+  struct Restore {
+    ~Restore() { grader::set_isolation(grader::Isolation::kBwrap); }
+  } restore;
+  grader::set_isolation(grader::Isolation::kUid);
+  std::string why;
+  CHECK(grader::sandbox_available(&why));
+  const fs::path dir = fs::temp_directory_path() / ("uid-iso-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "work");
+  fs::permissions(dir, fs::perms::owner_all | fs::perms::others_exec | fs::perms::others_read);
+  const fs::path results = dir / "results.json";  // root's, 0644: readable, not writable
+  const fs::path secret = dir / "secret.txt";     // root's, 0600: not even readable
+  std::ofstream(results) << "{\"score\": 0}";
+  std::ofstream(secret) << "the seed";
+  fs::permissions(results, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                               fs::perms::others_read);
+  fs::permissions(secret, fs::perms::owner_read | fs::perms::owner_write);
+  SandboxSpec spec = quick_spec();
+  spec.rw_dir = dir / "work";
+  spec.sandbox_uid = 61050;
+  const auto sleeper = marked_sleep();
+  const SandboxResult r = run_sandboxed(
+      {"/bin/sh", "-c",
+       "id -u; echo forged > " + results.string() + " 2>/dev/null || echo no-write; cat " +
+           secret.string() + " 2>/dev/null || echo no-read; kill -9 " + std::to_string(getpid()) +
+           " 2>/dev/null || echo no-kill; echo mine > mine.txt; (" + join_sh(sleeper) +
+           " &) ; setsid -f " + join_sh(sleeper) + " </dev/null >/dev/null 2>&1; echo started"},
+      spec);
+  INFO(r.stderr_text << r.error);
+  CHECK(r.stdout_text == "61050\nno-write\nno-read\nno-kill\nstarted\n");
+  CHECK(read_text(results) == "{\"score\": 0}");
+  CHECK(read_text(dir / "work" / "mine.txt") == "mine\n");  // rw_dir is its own
+  CHECK(count_processes(sleeper) == 0);  // escaped (setsid, double fork) and killed all the same
+  CHECK(live_processes_of(spec.sandbox_uid) == 0);
+  // The wall-clock timeout holds too.
+  spec.wall_seconds = 1;
+  const SandboxResult t = run_sandboxed({"/bin/sh", "-c", join_sh(sleeper)}, spec);
+  CHECK(t.timed_out);
+  CHECK(count_processes(sleeper) == 0);
+  fs::remove_all(dir);
 }

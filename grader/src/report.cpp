@@ -85,7 +85,8 @@ std::string render_table(const SubmissionResult& r, bool verbose) {
     const Gate* s = e.gate("speed");
     if (s != nullptr && !s->skipped && !e.timed) {
       out +=
-          "\nSpeed in CPU mode is the bank model's wavefront ratio (no GPU here); on a GPU, "
+          "\nSpeed in CPU mode is the cost model's ratio (shared wavefronts and global sectors; no "
+          "GPU here); on a GPU, "
           "`make grade` times the kernels instead.\n";
       break;
     }

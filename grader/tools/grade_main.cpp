@@ -27,6 +27,7 @@
 #include "grader/backend.hpp"
 #include "grader/judge.hpp"
 #include "grader/report.hpp"
+#include "grader/sandbox.hpp"
 #include "grader/skeleton.hpp"
 
 namespace fs = std::filesystem;
@@ -45,6 +46,7 @@ struct Options {
   int jobs = 1;
   std::uint64_t seed = 0;
   bool no_sandbox = false;
+  std::string isolation = "bwrap";  ///< bwrap, uid (root; containers without namespaces), auto
 };
 
 std::vector<const grader::ExerciseSpec*> selected(const Options& o) {
@@ -91,6 +93,10 @@ grader::SubmissionResult grade_submission(const fs::path& dir, const std::string
   r.name = name;
   r.mode_description = backend.describe();
   r.facts = backend.facts();
+  r.facts["isolation"] = o.no_sandbox ? "none (--no-sandbox)"
+                         : grader::isolation() == grader::Isolation::kUid
+                             ? "uid (no namespaces: own uid, rlimits, killed with its run)"
+                             : "bubblewrap";
   grader::JudgeOptions jo;
   jo.seed = o.seed;
   jo.verbose = o.verbose;
@@ -454,6 +460,11 @@ int main(int argc, char** argv) {
   app.add_option("--out", o.out, "where results go (build/grade)");
   app.add_option("--jobs", o.jobs, "students graded in parallel");
   app.add_option("--seed", o.seed, "fixed input seed (default: a fresh secret one each run)");
+  app.add_option("--isolation", o.isolation,
+                 "bwrap (namespaces, default), uid (as root where a container forbids "
+                 "namespaces: student code runs as its own uid, killed with its run), or auto "
+                 "(bwrap if a trial sandbox works, else uid)")
+      ->check(CLI::IsMember({"bwrap", "uid", "auto"}));
   app.add_flag("--no-sandbox", o.no_sandbox,
                "run workers without the bubblewrap sandbox: only for your own, trusted code");
   bool check_only = false;
@@ -511,6 +522,29 @@ int main(int argc, char** argv) {
       return 0;
     }
     std::string why;
+    if (!o.no_sandbox && o.isolation == "uid") grader::set_isolation(grader::Isolation::kUid);
+    if (!o.no_sandbox && o.isolation == "auto" && !grader::sandbox_available(&why)) {
+      if (geteuid() != 0) {
+        std::cerr << "grade: no sandbox for student code: " << why << "\n";
+        return 2;
+      }
+      std::cerr << "grade: bubblewrap cannot run here (" << why.substr(0, 160)
+                << "...): student code runs under uid isolation instead (its own uid, "
+                   "rlimits, killed with its run; no namespaces)\n";
+      grader::set_isolation(grader::Isolation::kUid);
+    }
+    if (!o.no_sandbox && grader::isolation() == grader::Isolation::kUid) {
+      // Under uid isolation student code (and the compiler it drives) sees what any user may
+      // read: an #include built by macros could reach the solutions. Platform packages ship none.
+      const fs::path sol = grader::course_root() / "solutions";
+      struct stat st {};
+      if (stat(sol.c_str(), &st) == 0 && (st.st_mode & (S_IROTH | S_IXOTH)) != 0) {
+        std::cerr << "grade: uid isolation lets student code read what others may: " << sol.string()
+                  << " is readable by others. Remove it from a grading copy of the course "
+                     "(the platform packages have none) or chmod o-rwx it\n";
+        return 2;
+      }
+    }
     if (!o.no_sandbox && geteuid() == 0) {
       // As root the sandboxes run as uids 61000-61064: every folder they use must be enterable.
       fs::create_directories(o.out);

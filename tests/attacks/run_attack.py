@@ -5,6 +5,7 @@ classmate's folder, a canary file beside the submission, the repository's soluti
 host's /tmp (no /tmp/pwned-NAME), and that no process of the attack is left.
   tests/attacks/run_attack.py BUILD_DIR NAME [--mode gpu]
   tests/attacks/run_attack.py BUILD_DIR all --mode gpu     (every attack; a summary table last)
+  tests/attacks/run_attack.py BUILD_DIR all --isolation uid  (the same walls without namespaces)
 In GPU mode an attack's "gpu_expect" (when present) replaces "expect".
 """
 import hashlib
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 
+ISOLATION = "bwrap"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SOLUTION = {"04": os.path.join("04-padding-transpose", "transpose.cu"),
             "01": os.path.join("01-banks-and-words", "bank_math.cpp")}
@@ -64,10 +66,27 @@ def build_submission(a, student):
 def main():
     build, name = sys.argv[1], sys.argv[2]
     mode = sys.argv[sys.argv.index("--mode") + 1] if "--mode" in sys.argv else "cpu"
+    global ISOLATION
+    if "--isolation" in sys.argv:
+        ISOLATION = sys.argv[sys.argv.index("--isolation") + 1]
     attacks = {a["name"]: a for a in json.load(open(os.path.join(ROOT, "tests/attacks/attacks.json")))["attacks"]}
+    sol = os.path.join(ROOT, "solutions")
+    mode_bits = os.stat(sol).st_mode
+    if ISOLATION == "uid":  # the grader refuses uid isolation while others may read solutions/
+        os.chmod(sol, mode_bits & ~0o007)
+    try:
+        return run_selected(build, name, mode, attacks)
+    finally:
+        os.chmod(sol, mode_bits)
+
+
+def run_selected(build, name, mode, attacks):
+    if "," in name:
+        failed = [n for n in name.split(",") if run_one(build, attacks[n], mode) != 0]
+        return 1 if failed else 0
     if name == "all":
         failed = [n for n in attacks if run_one(build, attacks[n], mode) != 0]
-        print(f"attacks in {mode} mode: {len(attacks) - len(failed)}/{len(attacks)} as expected"
+        print(f"attacks in {mode} mode ({ISOLATION} isolation): {len(attacks) - len(failed)}/{len(attacks)} as expected"
               + (f"; unexpected: {', '.join(failed)}" if failed else ""))
         return 1 if failed else 0
     return run_one(build, attacks[name], mode)
@@ -90,7 +109,7 @@ def run_one(build, a, mode):
                   digest(os.path.join(ROOT, "solutions")))
         out = os.path.join(work, "out")
         cmd = [os.path.join(build, "bin", "grade"), "--mode", mode, "--seed", "7", "--submission",
-               student, "--exercise", a["exercise"], "--out", out]
+               student, "--exercise", a["exercise"], "--out", out, "--isolation", ISOLATION]
         r = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=300)
         problems = []
         if r.returncode != 0:

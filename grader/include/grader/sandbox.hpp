@@ -93,8 +93,20 @@ struct SandboxResult {
   std::string error;
 };
 
-/// True when bubblewrap is installed and a trial sandbox runs /bin/true. Otherwise false, and
-/// *why (if not null) says what is missing and what to install or change.
+/// How run_sandboxed isolates student code, for the whole process.
+///  * kBwrap (default): bubblewrap's namespaces, as described in sandbox.cpp.
+///  * kUid: for containers that forbid user namespaces (some course platforms): the grader must
+///    be root; the program runs as its sandbox uid with the same rlimits, timeout and captured
+///    output, in its rw_dir, and every process of that uid is killed when the run ends. It cannot
+///    write what root owns (the results) nor read what others may not, nor signal or trace the
+///    grader; unlike kBwrap it sees the file system as any other user does and has the network.
+enum class Isolation { kBwrap, kUid };
+void set_isolation(Isolation isolation);
+Isolation isolation();
+
+/// True when student code can be isolated: bubblewrap is installed and a trial sandbox runs
+/// /bin/true (kBwrap), or the grader is root (kUid). Otherwise false, and *why (if not null)
+/// says what is missing and what to install or change.
 bool sandbox_available(std::string* why);
 
 /// Runs argv (argv[0]: an absolute path visible inside, never a shell string) in a bwrap
