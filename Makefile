@@ -10,6 +10,9 @@
 #   make skeletons       regenerate exercises/ from solutions/ (instructors)
 #   make docs            the course site with Doxygen: build/docs/html/index.html
 #       EDITION=instructor   with solutions and grading specs: build/docs-instructor/html
+#   make gradescope      build/dist/gradescope/autograder.zip (Gradescope's autograder)
+#   make prairielearn    build/dist/prairielearn/ (one externally graded question per exercise)
+#   make classroom       build/dist/github-classroom/ (template repository with the workflow)
 #   make test            build everything and run the whole test suite (CTest)
 #   make build           configure + build only
 #   make bench           Google Benchmark programs: banksim's speed, and on a GPU every lesson
@@ -21,7 +24,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build test bench grade skeletons hint docs lint format clean deps-test deps-build deps-grade deps-docs deps-bench
+.PHONY: all build test bench grade skeletons hint docs lint format clean gradescope prairielearn classroom deps-test deps-build deps-grade deps-docs deps-bench
 
 all: build
 
@@ -86,3 +89,6 @@ format:
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+gradescope prairielearn classroom:
+	@python3 platforms/package.py $@ --out $(BUILD_DIR)/dist

@@ -405,10 +405,47 @@ TEST_CASE("reports: Gradescope and JUnit carry every gate", "[judge][report]") {
   s.exercises = {judge(b)};
   const nlohmann::json g = grader::to_gradescope(s);
   CHECK(g.at("score") == s.score());
-  CHECK(g.at("tests").size() == 6);
+  CHECK(g.at("tests").size() == 6);  // one per gate, all visible (local grading)
+  // On a platform: and the secret sizes' test (exercise 04 draws two sizes from the seed).
+  const nlohmann::json p = grader::to_gradescope(s, true);
+  REQUIRE(p.at("tests").size() == 7);
+  CHECK(p.at("tests")[6].at("visibility") == "after_due_date");
+  CHECK(g.at("output_format") == "md");
+  CHECK_FALSE(g.contains("leaderboard"));  // nothing was timed
   const std::string junit = grader::to_junit(s);
   CHECK(junit.find("<failure") != std::string::npos);
   CHECK(grader::render_table(s, false).find("line 21:") != std::string::npos);
+}
+
+TEST_CASE("reports: Gradescope hides the secret sizes until the due date", "[judge][report]") {
+  grader::ExerciseResult e;
+  e.spec = &ex04();
+  e.secret_sizes = {"n=19", "n=7"};
+  e.kernel_ms = 0.25;
+  grader::Gate g;
+  g.name = "correct";
+  g.max_score = 40;
+  g.reason = "n=19: 3 of 361 elements of `out` are wrong; n=1 and n=70 are right, n=7.5 too";
+  e.gates = {g};
+  grader::SubmissionResult s;
+  s.exercises = {e};
+  CHECK(grader::to_gradescope(s).at("tests")[0].at("output").get<std::string>().find("n=19") !=
+        std::string::npos);  // local grading shows every size
+  const nlohmann::json j = grader::to_gradescope(s, true);
+  REQUIRE(j.at("tests").size() == 2);
+  const std::string shown = j.at("tests")[0].at("output");
+  CHECK(shown.find("n=19") == std::string::npos);
+  CHECK(shown.find("a secret size: 3 of 361") != std::string::npos);
+  CHECK(shown.find("n=1 and n=70") != std::string::npos);  // not a secret label
+  CHECK(shown.find("n=7.5") != std::string::npos);         // "n=7" only as a whole label
+  CHECK(j.at("tests")[0].at("visibility") == "visible");
+  const auto& secret = j.at("tests")[1];
+  CHECK(secret.at("visibility") == "after_due_date");
+  CHECK(secret.at("max_score") == 0);
+  CHECK(secret.at("output").get<std::string>().find("n=19: 3 of 361") != std::string::npos);
+  REQUIRE(j.contains("leaderboard"));
+  CHECK(j.at("leaderboard")[0].at("value") == 0.25);
+  CHECK(j.at("leaderboard")[0].at("order") == "asc");
 }
 
 TEST_CASE("skeletons: a solution block becomes its SKELETON lines", "[judge][skeleton]") {

@@ -409,6 +409,10 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
     if (rule.id == GateId::kSpeed && !v.summary.empty()) result.speedup_summary = v.summary;
     result.gates.push_back(g);
   }
+  for (std::size_t k = spec.sizes.size(); k < ev.sizes.size(); ++k) {
+    result.secret_sizes.push_back(ev.sizes[k].label);
+  }
+  if (ev.caps.can_time && ev.student_ms > 0) result.kernel_ms = ev.student_ms;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

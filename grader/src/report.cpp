@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+
 namespace grader {
 using nlohmann::json;
 
@@ -94,24 +97,77 @@ std::string render_table(const SubmissionResult& r, bool verbose) {
   return out;
 }
 
-json to_gradescope(const SubmissionResult& r) {
+/// `text` with every secret size label replaced (whole labels only: "n=1" is not in "n=19").
+std::string redact(std::string text, const std::vector<std::string>& secret) {
+  std::vector<std::string> labels = secret;
+  std::sort(labels.begin(), labels.end(),
+            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  for (const std::string& label : labels) {
+    if (label.empty()) continue;
+    std::size_t at = 0;
+    while ((at = text.find(label, at)) != std::string::npos) {
+      const std::size_t end = at + label.size();
+      const bool whole =
+          end >= text.size() ||
+          (std::isalnum(static_cast<unsigned char>(text[end])) == 0 && text[end] != '.');
+      if (!whole) {
+        at = end;
+        continue;
+      }
+      const std::string hidden = "a secret size";
+      text.replace(at, label.size(), hidden);
+      at += hidden.size();
+    }
+  }
+  return text;
+}
+
+json to_gradescope(const SubmissionResult& r, bool hide_secret_sizes) {
   json j;
   j["score"] = r.score();
   j["execution_time"] = r.seconds;
-  j["output"] = render_table(r, false);
+  // Markdown: the table stays a table; gate texts keep their `code`.
+  j["output"] = "```\n" + render_table(r, false) + "```\n";
+  j["output_format"] = "md";
+  j["test_output_format"] = "md";
   j["tests"] = json::array();
+  json leaderboard = json::array();
   for (const ExerciseResult& e : r.exercises) {
+    std::string secret_text;
     for (const Gate& g : e.gates) {
       std::string output = g.reason;
-      if (!g.detail.empty()) output += "\n" + g.detail;
+      if (!g.detail.empty()) output += "\n\n```\n" + g.detail + "```";
+      const std::string shown = hide_secret_sizes ? redact(output, e.secret_sizes) : output;
+      if (shown != output) secret_text += "**" + g.name + "**: " + output + "\n\n";
       j["tests"].push_back({{"name", test_name(e, g)},
                             {"score", g.score},
                             {"max_score", g.max_score},
                             {"status", g.passed ? "passed" : "failed"},
-                            {"output", output},
+                            {"output", shown},
                             {"visibility", "visible"}});
     }
+    if (hide_secret_sizes && !e.secret_sizes.empty()) {
+      // The sizes drawn from the secret seed, and what they showed, after the due date.
+      std::string sizes;
+      for (const auto& s : e.secret_sizes) sizes += (sizes.empty() ? "" : ", ") + s;
+      j["tests"].push_back(
+          {{"name", fmt::format("{} {}: secret sizes", e.spec->id, e.spec->slug.substr(3))},
+           {"score", 0},
+           {"max_score", 0},
+           {"status", "passed"},
+           {"output",
+            "Sizes drawn from this run's secret seed: " + sizes + ".\n\n" +
+                (secret_text.empty() ? std::string("Nothing failed at them.") : secret_text)},
+           {"visibility", "after_due_date"}});
+    }
+    if (e.kernel_ms > 0) {
+      leaderboard.push_back(
+          {{"name", fmt::format("{} {} (ms)", e.spec->id, e.spec->slug.substr(3))},
+           {"value", e.kernel_ms},
+           {"order", "asc"}});
+    }
   }
+  if (!leaderboard.empty()) j["leaderboard"] = leaderboard;
   j["extra_data"] = r.facts;
   j["extra_data"]["mode_description"] = r.mode_description;
   j["extra_data"]["max_score"] = r.max_score();

@@ -46,6 +46,8 @@ struct Options {
   int jobs = 1;
   std::uint64_t seed = 0;
   bool no_sandbox = false;
+  bool require_full = false;
+  bool hide_secret_sizes = false;
   std::string isolation = "bwrap";  ///< bwrap, uid (root; containers without namespaces), auto
 };
 
@@ -118,8 +120,9 @@ grader::SubmissionResult grade_submission(const fs::path& dir, const std::string
 void write_results(const grader::SubmissionResult& r, const fs::path& out, const Options& o) {
   fs::create_directories(out);
   // Student output can hold any bytes: invalid UTF-8 is replaced, never an exception.
-  std::ofstream(out / "results.json")
-      << grader::to_gradescope(r).dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  std::ofstream(out / "results.json") << grader::to_gradescope(r, o.hide_secret_sizes)
+                                             .dump(2, ' ', false, json::error_handler_t::replace)
+                                      << "\n";
   if (o.format.find("prairielearn") != std::string::npos) {
     std::ofstream(out / "prairielearn.json")
         << grader::to_prairielearn(r).dump(2, ' ', false, json::error_handler_t::replace) << "\n";
@@ -465,6 +468,12 @@ int main(int argc, char** argv) {
                  "namespaces: student code runs as its own uid, killed with its run), or auto "
                  "(bwrap if a trial sandbox works, else uid)")
       ->check(CLI::IsMember({"bwrap", "uid", "auto"}));
+  app.add_flag("--hide-secret-sizes", o.hide_secret_sizes,
+               "results.json for a course platform: the sizes drawn from the secret seed read "
+               "'a secret size' until the due date (a test visible after it names them)");
+  app.add_flag("--require-full", o.require_full,
+               "exit with status 1 unless every graded exercise has full marks (GitHub "
+               "Classroom: one command per exercise)");
   app.add_flag("--no-sandbox", o.no_sandbox,
                "run workers without the bubblewrap sandbox: only for your own, trusted code");
   bool check_only = false;
@@ -581,6 +590,8 @@ int main(int argc, char** argv) {
     write_results(r, o.out, o);
     std::cout << grader::render_table(r, o.verbose);
     std::cout << fmt::format("\nresults: {}\n", (o.out / "results.json").string());
+    // For CI-style platforms (GitHub Classroom's command grader): exit 1 below full marks.
+    if (o.require_full && r.score() < r.max_score()) return 1;
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "grade: " << e.what() << "\n";

@@ -42,6 +42,11 @@ struct ExerciseResult {
   /// Figures for the table: "32.0-way -> 1.0" style conflict summary and the speed-up.
   std::string conflicts_summary;
   std::string speedup_summary;
+  /// Labels of the sizes drawn from the secret seed ("n=19"): platforms hide them until the
+  /// due date (a student who saw them could special-case them).
+  std::vector<std::string> secret_sizes;
+  /// The student's kernel time at the timed size, ms (GPU mode; -1 otherwise): leaderboards.
+  double kernel_ms = -1.0;
   int score() const;
   int max_score() const;
   const Gate* gate(const std::string& name) const;

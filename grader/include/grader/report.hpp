@@ -23,7 +23,10 @@ struct SubmissionResult {
 /// exercise | builds | correct | conflicts | speed-up | points, then one line per failed gate.
 std::string render_table(const SubmissionResult& r, bool verbose);
 /// Gradescope's results.json: score, execution_time, output, tests[], extra_data.
-nlohmann::json to_gradescope(const SubmissionResult& r);
+/// Gradescope's results.json. With hide_secret_sizes (course platforms), the sizes drawn from the
+/// secret seed read "a secret size" in the visible tests, and one test per exercise, visible
+/// after the due date, names them with what failed there.
+nlohmann::json to_gradescope(const SubmissionResult& r, bool hide_secret_sizes = false);
 /// PrairieLearn's results.json: gradable, score (0..1), message, output, tests[].
 nlohmann::json to_prairielearn(const SubmissionResult& r);
 /// JUnit XML, one testcase per gate.

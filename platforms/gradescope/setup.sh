@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder image: the zip is unpacked
+# in /autograder/source. Installs what CPU-mode grading needs from the image's own archive
+# (Ubuntu 22.04/24.04 or Debian 12: scripts/deps.sh knows the names) and builds the grader.
+set -euo pipefail
+SRC=$(cd "$(dirname "$0")" && pwd)
+export DEBIAN_FRONTEND=noninteractive
+if ! command -v python3 >/dev/null; then
+  apt-get update -qq && apt-get install -y -qq --no-install-recommends python3
+fi
+apt-get update -qq || true
+"$SRC/scripts/deps.sh" grade
+cmake -S "$SRC" -B "$SRC/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCOURSE_BUILD_TESTS=OFF \
+  -DCOURSE_BUILD_BENCH=OFF -DCOURSE_ENABLE_CUDA=OFF
+cmake --build "$SRC/build" --target grade grade_worker
+# Student code runs as other uids (sandbox or uid isolation): they must enter the course.
+chmod -R o+rX "$SRC"
+d="$SRC"
+while [ "$d" != / ]; do chmod o+x "$d"; d=$(dirname "$d"); done
+"$SRC/build/bin/grade" list
+echo "setup.sh: the grader is ready"
