@@ -5,6 +5,9 @@
 #       EXERCISE=NN      only one exercise;  MODE=cpu|gpu|auto;  VERBOSE=1 compiler output and
 #                        bank diagrams;  FORMAT=gradescope,prairielearn,junit
 #       NO_SANDBOX=1     run student code without the bubblewrap sandbox (your own code only)
+#       SCHEDULER=slurm  with SUBMISSIONS: a SLURM job array, one task per student, then the
+#                        gradebook (submits and returns; SBATCH_ARGS adds sbatch options)
+#       SEED=N           fixed input sizes (default: a fresh secret seed per run)
 #   make hint EXERCISE=NN [LEVEL=k]   exercise NN's hints: 1 a nudge, 2 the bank arithmetic,
 #                        3 the fix's shape (the same as the folded hints of the exercises page)
 #   make skeletons       regenerate exercises/ from solutions/ (instructors)
@@ -13,6 +16,11 @@
 #   make gradescope      build/dist/gradescope/autograder.zip (Gradescope's autograder)
 #   make prairielearn    build/dist/prairielearn/ (one externally graded question per exercise)
 #   make classroom       build/dist/github-classroom/ (template repository with the workflow)
+#   make platform-slurm  (root, minutes) a single-node SLURM from Debian's slurm-wlm grades a
+#                        class of 20 as a job array; checks the gradebook equals a local run's
+#   make platform-fresh-root  (root, 15-30 min) a Debian 12 root from mmdebstrap: Gradescope's
+#                        setup.sh and run_autograder grade solutions/ at 800/800, then the
+#                        README's make grade and make docs in the same root
 #   make test            build everything and run the whole test suite (CTest)
 #   make build           configure + build only
 #   make bench           Google Benchmark programs: banksim's speed, and on a GPU every lesson
@@ -24,7 +32,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build test bench grade skeletons hint docs lint format clean gradescope prairielearn classroom deps-test deps-build deps-grade deps-docs deps-bench
+.PHONY: all build test bench grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root deps-test deps-build deps-grade deps-docs deps-bench
 
 all: build
 
@@ -47,7 +55,8 @@ GRADE_ARGS = $(if $(SUBMISSION),--submission $(SUBMISSION)) \
              $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS)) \
              $(if $(EXERCISE),--exercise $(EXERCISE)) $(if $(MODE),--mode $(MODE)) \
              $(if $(VERBOSE),--verbose) $(if $(FORMAT),--format $(FORMAT)) \
-             $(if $(NO_SANDBOX),--no-sandbox) \
+             $(if $(NO_SANDBOX),--no-sandbox) $(if $(SCHEDULER),--scheduler $(SCHEDULER)) \
+             $(if $(SEED),--seed $(SEED)) \
              --jobs $(JOBS) --out $(BUILD_DIR)/grade
 
 grade: deps-grade $(BUILD_DIR)/build.ninja
@@ -92,3 +101,10 @@ clean:
 
 gradescope prairielearn classroom:
 	@python3 platforms/package.py $@ --out $(BUILD_DIR)/dist
+
+platform-slurm: $(BUILD_DIR)/build.ninja
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade grade_worker >/dev/null
+	@platforms/slurm/single-node-test.sh $(BUILD_DIR)
+
+platform-fresh-root:
+	@platforms/fresh-root/test.sh

@@ -33,6 +33,9 @@
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+/// The folder of this executable (defined below).
+fs::path exe_dir();
+
 namespace {
 
 struct Options {
@@ -49,6 +52,10 @@ struct Options {
   bool require_full = false;
   bool hide_secret_sizes = false;
   std::string isolation = "bwrap";  ///< bwrap, uid (root; containers without namespaces), auto
+  std::string scheduler;            ///< "slurm": one array task per student (submit and return)
+  int task = -1;                    ///< a class's K-th student only (a SLURM array task)
+  bool merge_only = false;          ///< only write the gradebook from the results there
+  bool slurm_wait = false;          ///< wait for the gradebook job (sbatch --wait)
 };
 
 std::vector<const grader::ExerciseSpec*> selected(const Options& o) {
@@ -251,6 +258,89 @@ std::string read_text(const fs::path& p) {
   return s.str();
 }
 
+/// A class's student folders (and links, which get a row saying why they are refused), sorted:
+/// the order SLURM's array task numbers follow.
+std::vector<fs::path> class_folders(const fs::path& dir) {
+  std::vector<fs::path> students;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code e2;
+    if (it->is_symlink(e2) || it->is_directory(e2)) students.push_back(it->path());
+  }
+  std::sort(students.begin(), students.end());
+  return students;
+}
+
+std::string shell_word(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+/// SCHEDULER=slurm: a job array (one task per student, each exactly a local run's grading of
+/// that folder, resumable as a local run is), then a job that writes the gradebook once every
+/// task has ended. Submits and returns (or waits, --slurm-wait).
+int submit_slurm(const Options& o) {
+  std::error_code ec;
+  if (!fs::is_directory(o.submissions, ec)) {
+    std::cerr << "grade: SUBMISSIONS=" << o.submissions.string() << " is not a folder\n";
+    return 2;
+  }
+  const std::size_t n = class_folders(o.submissions).size();
+  if (n == 0) {
+    std::cerr << "grade: " << o.submissions.string() << " has no student folders\n";
+    return 2;
+  }
+  if (std::system("command -v sbatch >/dev/null 2>&1") != 0) {
+    std::cerr << "grade: SCHEDULER=slurm needs sbatch on the PATH (a SLURM login node)\n";
+    return 2;
+  }
+  const fs::path out = fs::absolute(o.out);
+  const fs::path dir = out / "slurm";
+  fs::create_directories(dir);
+  std::string cmd = shell_word((exe_dir() / "grade").string()) + " --submissions " +
+                    shell_word(fs::absolute(o.submissions).string()) + " --out " +
+                    shell_word(out.string()) + " --mode " + shell_word(o.mode) + " --format " +
+                    shell_word(o.format) + " --isolation " + shell_word(o.isolation) + " --jobs 1";
+  for (const auto& id : o.exercise_ids) cmd += " --exercise " + shell_word(id);
+  if (o.seed != 0) cmd += " --seed " + std::to_string(o.seed);
+  if (o.verbose) cmd += " --verbose";
+  if (o.no_sandbox) cmd += " --no-sandbox";
+  if (o.hide_secret_sizes) cmd += " --hide-secret-sizes";
+  std::ofstream(dir / "task.sh") << "#!/bin/sh\n# one student of the class: array task K grades "
+                                    "the K-th folder (sorted)\nexec "
+                                 << cmd << " --task \"$SLURM_ARRAY_TASK_ID\"\n";
+  std::ofstream(dir / "gradebook.sh") << "#!/bin/sh\nexec " << cmd << " --merge-only\n";
+  const std::string gres = o.mode == "gpu" ? " --gres=gpu:1" : "";
+  const std::string extra =
+      std::getenv("SBATCH_ARGS") ? std::string(" ") + std::getenv("SBATCH_ARGS") : "";
+  auto sbatch = [&](const std::string& args) {
+    std::string id;
+    FILE* p = popen(("sbatch --parsable" + extra + " " + args + " 2>&1").c_str(), "r");
+    char buf[512];
+    while (p != nullptr && std::fgets(buf, sizeof buf, p) != nullptr) id += buf;
+    const int status = p != nullptr ? pclose(p) : -1;
+    while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
+    if (status != 0 || id.empty() || id.find_first_not_of("0123456789;") != std::string::npos) {
+      throw std::runtime_error("sbatch failed: " + id);
+    }
+    return id.substr(0, id.find(';'));
+  };
+  const std::string array = sbatch(fmt::format(
+      "--job-name=grade-class --array=0-{} --cpus-per-task=1{} --output={} {}", n - 1, gres,
+      shell_word((dir / "task-%a.log").string()), shell_word((dir / "task.sh").string())));
+  const std::string book = sbatch(
+      fmt::format("--job-name=gradebook --dependency=afterany:{} --output={}{} {}", array,
+                  shell_word((dir / "gradebook.log").string()), o.slurm_wait ? " --wait" : "",
+                  shell_word((dir / "gradebook.sh").string())));
+  std::cout << fmt::format(
+      "SLURM: {} students as array job {} (logs {}/task-K.log); job {} writes {} when they have "
+      "ended{}\n",
+      n, array, dir.string(), book, (out / "gradebook.csv").string(),
+      o.slurm_wait ? " (done)" : ": squeue -j " + array + "," + book);
+  return 0;
+}
+
 int grade_class(const Options& o, const grader::Backend& backend) {
   std::error_code ec;
   if (!fs::is_directory(o.submissions, ec)) {
@@ -258,21 +348,24 @@ int grade_class(const Options& o, const grader::Backend& backend) {
               << " is not a folder: give a folder with one sub-folder per student\n";
     return 2;
   }
-  std::vector<fs::path> students;
-  for (fs::directory_iterator it(o.submissions, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code e2;
-    // Folders, and links (which get a row saying why they are refused).
-    if (it->is_symlink(e2) || it->is_directory(e2)) students.push_back(it->path());
+  const std::vector<fs::path> students = class_folders(o.submissions);
+  if (o.task >= 0 && static_cast<std::size_t>(o.task) >= students.size()) {
+    std::cerr << "grade: --task " << o.task << ": the class has " << students.size()
+              << " folders\n";
+    return 2;
   }
-  std::sort(students.begin(), students.end());
   const auto list = selected(o);
   const std::string key = grading_key(o, list);
-  std::atomic<std::size_t> next{0};
+  // A SLURM array task grades one student; the gradebook job grades none.
+  std::atomic<std::size_t> next{o.merge_only  ? students.size()
+                                : o.task >= 0 ? static_cast<std::size_t>(o.task)
+                                              : 0};
+  const std::size_t stop = o.task >= 0 ? static_cast<std::size_t>(o.task) + 1 : students.size();
   std::atomic<std::size_t> done{0};
   std::mutex print;
   const auto class_start = std::chrono::steady_clock::now();
   auto worker = [&]() {
-    for (std::size_t i = next++; i < students.size(); i = next++) {
+    for (std::size_t i = next++; i < stop; i = next++) {
       const std::string raw = students[i].filename().string();
       const std::string name = display_name(raw);
       const fs::path out = o.out / output_name(raw);
@@ -325,7 +418,8 @@ int grade_class(const Options& o, const grader::Backend& backend) {
   std::vector<std::thread> pool;
   for (int j = 0; j < std::max(1, o.jobs); ++j) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
-  std::cerr << "\n";
+  if (o.task >= 0) return 0;  // the gradebook job writes it when every task has ended
+  if (!o.merge_only) std::cerr << "\n";
   // The gradebook (RFC 4180), from every student's results.json (fresh or kept): a row for
   // every folder, empty scores when its results are missing.
   const fs::path tmp = o.out / "gradebook.csv.tmp";
@@ -471,6 +565,13 @@ int main(int argc, char** argv) {
   app.add_flag("--hide-secret-sizes", o.hide_secret_sizes,
                "results.json for a course platform: the sizes drawn from the secret seed read "
                "'a secret size' until the due date (a test visible after it names them)");
+  app.add_option("--scheduler", o.scheduler,
+                 "slurm: grade a class as a SLURM job array, one task per student (GPU mode asks "
+                 "--gres=gpu:1; SBATCH_ARGS adds options), then a gradebook job")
+      ->check(CLI::IsMember({"", "slurm"}));
+  app.add_option("--task", o.task, "grade only the K-th student folder (a SLURM array task)");
+  app.add_flag("--merge-only", o.merge_only, "only write the gradebook from the results there");
+  app.add_flag("--slurm-wait", o.slurm_wait, "with --scheduler slurm: wait for the gradebook");
   app.add_flag("--require-full", o.require_full,
                "exit with status 1 unless every graded exercise has full marks (GitHub "
                "Classroom: one command per exercise)");
@@ -530,6 +631,7 @@ int main(int argc, char** argv) {
       }
       return 0;
     }
+    if (!o.submissions.empty() && o.scheduler == "slurm") return submit_slurm(o);
     std::string why;
     if (!o.no_sandbox && o.isolation == "uid") grader::set_isolation(grader::Isolation::kUid);
     if (!o.no_sandbox && o.isolation == "auto" && !grader::sandbox_available(&why)) {

@@ -182,7 +182,7 @@ def prairielearn(build, tmp):
     html = open(os.path.join(q, "question.html")).read()
     check(f'file-name="{f4}"' in html and "TODO(ex04" in html, "question.html: editor with the skeleton")
     entry = open(os.path.join(q, "tests", "run.sh")).read()
-    check("platforms/prairielearn/grade.sh 04" in entry, "tests/run.sh calls the course's grader")
+    check("platforms/prairielearn/grade.sh 04" in entry, "the question's run.sh calls the course's grader")
     for label, src, want_full in (("solution", p4, True), ("skeleton", skeleton("04"), False)):
         g = os.path.join(tmp, "grade-" + label)
         os.makedirs(os.path.join(g, "student"))

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# make platform-fresh-root: a Debian 12 root built from the archive with mmdebstrap, where
+# Gradescope's setup.sh then run_autograder grade solutions/ (uploaded as loose files) at full
+# marks, as on a fresh autograder image. Then the same root runs the README's commands
+# (make grade, make docs) from a copy of the course. Root, network to the Debian archive,
+# 15-30 minutes on 2 cores; not part of `make test`.
+#   platforms/fresh-root/test.sh [WORK_DIR]
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+[ "$(id -u)" -eq 0 ] || { echo "platform-fresh-root: run as root"; exit 2; }
+command -v mmdebstrap >/dev/null || apt-get install -y -qq --no-install-recommends mmdebstrap \
+  >/tmp/mmdebstrap-install.log 2>&1
+command -v bwrap >/dev/null || apt-get install -y -qq --no-install-recommends bubblewrap
+W=${1:-/tmp/fresh-root}
+rm -rf "$W" && mkdir -p "$W"
+R="$W/root"
+t0=$(date +%s)
+mmdebstrap --variant=apt --include=ca-certificates,python3,unzip bookworm "$R" \
+  http://deb.debian.org/debian >"$W/mmdebstrap.log" 2>&1 || { tail -20 "$W/mmdebstrap.log"; exit 1; }
+echo "mmdebstrap: $(( $(date +%s) - t0 )) s"
+cp /etc/resolv.conf "$R/etc/resolv.conf"
+python3 "$ROOT/platforms/package.py" gradescope --out "$W/dist" >/dev/null
+mkdir -p "$R/autograder/source" "$R/autograder/submission" "$R/autograder/results"
+(cd "$R/autograder/source" && unzip -q "$W/dist/gradescope/autograder.zip")
+for d in "$ROOT"/solutions/*/; do cp "$d"*.cu "$d"*.cpp "$R/autograder/submission/" 2>/dev/null || true; done
+ls "$R/autograder/submission"
+# Into the root as Gradescope's harness would: root, its own /proc and /dev, the host's network.
+inside() {
+  bwrap --bind "$R" / --proc /proc --dev /dev --tmpfs /tmp --die-with-parent \
+    --setenv PATH /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --setenv HOME /root \
+    -- "$@"
+}
+t0=$(date +%s)
+inside bash /autograder/source/setup.sh >"$W/setup.log" 2>&1 || { tail -30 "$W/setup.log"; exit 1; }
+echo "setup.sh: $(( $(date +%s) - t0 )) s"
+t0=$(date +%s)
+inside /autograder/source/run_autograder >"$W/run_autograder.log" 2>&1 || true
+echo "run_autograder: $(( $(date +%s) - t0 )) s"
+python3 - "$R/autograder/results/results.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+total = sum(t["max_score"] for t in r["tests"])
+print(f"score {r['score']} of {total}; isolation: {r.get('extra_data', {}).get('isolation')}")
+for t in r["tests"]:
+    if t["score"] < t["max_score"]:
+        print("  not full:", t["name"], t["output"][:200])
+sys.exit(0 if r["score"] == total == 800 else 1)
+PY
+# The README's two commands in the same root, on a checkout of the course (solutions included).
+mkdir -p "$R/course"
+git -C "$ROOT" archive HEAD | tar -x -C "$R/course"
+t0=$(date +%s)
+inside bash -c "cd /course && make grade SUBMISSION=solutions MODE=cpu && make docs" \
+  >"$W/readme.log" 2>&1 && echo "README's commands: ok in $(( $(date +%s) - t0 )) s" ||
+  { tail -30 "$W/readme.log"; echo "FAIL: the README's commands"; exit 1; }
+grep -E "^total" "$W/readme.log" || true
+ls "$R/course/build/docs/html/index.html"
