@@ -20,7 +20,7 @@
 #                        class of 20 as a job array; checks the gradebook equals a local run's
 #   make platform-fresh-root  (root, 15-30 min) a Debian 12 root from mmdebstrap: Gradescope's
 #                        setup.sh and run_autograder grade solutions/ at 800/800, then the
-#                        README's make grade and make docs in the same root
+#                        README's make grade and make test in the same root
 #   make test            build everything and run the whole test suite (CTest)
 #   make build           configure + build only
 #   make bench           Google Benchmark programs: banksim's speed, and on a GPU every lesson
@@ -48,6 +48,8 @@ build: deps-build $(BUILD_DIR)/build.ninja
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
 test: deps-test $(BUILD_DIR)/build.ninja
+	@cmake -S . -B $(BUILD_DIR) -DCOURSE_REQUIRE_TEST_DEPS=ON >$(BUILD_DIR)/logs/configure.log 2>&1 || \
+	  { cat $(BUILD_DIR)/logs/configure.log; exit 1; }
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
@@ -80,6 +82,8 @@ docs: deps-docs $(BUILD_DIR)/build.ninja
 	@scripts/build-docs.sh $(EDITION) $(BUILD_DIR)
 
 bench: deps-bench $(BUILD_DIR)/build.ninja
+	@cmake -S . -B $(BUILD_DIR) -DCOURSE_REQUIRE_TEST_DEPS=ON >$(BUILD_DIR)/logs/configure.log 2>&1 || \
+	  { cat $(BUILD_DIR)/logs/configure.log; exit 1; }
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target bench_banksim
 	@mkdir -p $(BUILD_DIR)/bench
 	@$(BUILD_DIR)/bin/bench_banksim --benchmark_out=$(BUILD_DIR)/bench/banksim.json \

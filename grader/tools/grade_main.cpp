@@ -53,6 +53,7 @@ struct Options {
   bool hide_secret_sizes = false;
   std::string isolation = "bwrap";  ///< bwrap, uid (root; containers without namespaces), auto
   std::string scheduler;            ///< "slurm": one array task per student (submit and return)
+  std::string isolation_note;       ///< why --isolation auto fell back to uid isolation
   int task = -1;                    ///< a class's K-th student only (a SLURM array task)
   bool merge_only = false;          ///< only write the gradebook from the results there
   bool slurm_wait = false;          ///< wait for the gradebook job (sbatch --wait)
@@ -106,6 +107,7 @@ grader::SubmissionResult grade_submission(const fs::path& dir, const std::string
                          : grader::isolation() == grader::Isolation::kUid
                              ? "uid (no namespaces: own uid, rlimits, killed with its run)"
                              : "bubblewrap";
+  if (!o.isolation_note.empty()) r.facts["isolation_fallback"] = o.isolation_note;
   grader::JudgeOptions jo;
   jo.seed = o.seed;
   jo.verbose = o.verbose;
@@ -643,6 +645,7 @@ int main(int argc, char** argv) {
                 << "...): student code runs under uid isolation instead (its own uid, "
                    "rlimits, killed with its run; no namespaces)\n";
       grader::set_isolation(grader::Isolation::kUid);
+      o.isolation_note = "bubblewrap unavailable: " + why.substr(0, 240);
     }
     if (!o.no_sandbox && grader::isolation() == grader::Isolation::kUid) {
       // Under uid isolation student code (and the compiler it drives) sees what any user may
