@@ -8,6 +8,7 @@
 #       SCHEDULER=slurm  with SUBMISSIONS: a SLURM job array, one task per student, then the
 #                        gradebook (submits and returns; SBATCH_ARGS adds sbatch options)
 #       SEED=N           fixed input sizes (default: a fresh secret seed per run)
+#       ISOLATION=auto   where bubblewrap cannot run (some containers): uid isolation as root
 #   make hint EXERCISE=NN [LEVEL=k]   exercise NN's hints: 1 a nudge, 2 the bank arithmetic,
 #                        3 the fix's shape (the same as the folded hints of the exercises page)
 #   make skeletons       regenerate exercises/ from solutions/ (instructors)
@@ -58,6 +59,7 @@ GRADE_ARGS = $(if $(SUBMISSION),--submission $(SUBMISSION)) \
              $(if $(EXERCISE),--exercise $(EXERCISE)) $(if $(MODE),--mode $(MODE)) \
              $(if $(VERBOSE),--verbose) $(if $(FORMAT),--format $(FORMAT)) \
              $(if $(NO_SANDBOX),--no-sandbox) $(if $(SCHEDULER),--scheduler $(SCHEDULER)) \
+             $(if $(ISOLATION),--isolation $(ISOLATION)) \
              $(if $(SEED),--seed $(SEED)) \
              --jobs $(JOBS) --out $(BUILD_DIR)/grade
 

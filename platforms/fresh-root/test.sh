@@ -24,9 +24,10 @@ mkdir -p "$R/autograder/source" "$R/autograder/submission" "$R/autograder/result
 (cd "$R/autograder/source" && unzip -q "$W/dist/gradescope/autograder.zip")
 for d in "$ROOT"/solutions/*/; do cp "$d"*.cu "$d"*.cpp "$R/autograder/submission/" 2>/dev/null || true; done
 ls "$R/autograder/submission"
-# Into the root as Gradescope's harness would: root, its own /proc and /dev, the host's network.
+# Into the root as a fresh machine: root, the host's /proc (a fresh procfs here would stop the
+# grader's own bubblewrap from mounting one: "Can't mount proc"), its own /dev, the network.
 inside() {
-  bwrap --bind "$R" / --proc /proc --dev /dev --perms 1777 --tmpfs /tmp --die-with-parent \
+  bwrap --bind "$R" / --bind /proc /proc --dev /dev --perms 1777 --tmpfs /tmp --die-with-parent \
     --setenv PATH /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --setenv HOME /root \
     -- "$@"
 }
