@@ -9,7 +9,7 @@ FROM debian:12
 ENV DEBIAN_FRONTEND=noninteractive
 RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends \
       ca-certificates python3 make git cmake ninja-build g++ clang libclang-rt-14-dev \
-      nlohmann-json3-dev libcli11-dev libfmt-dev libboost-context-dev bubblewrap \
+      llvm nlohmann-json3-dev libcli11-dev libfmt-dev libboost-context-dev bubblewrap \
       doxygen doxygen-awesome-css graphviz libjs-mathjax \
     && rm -rf /var/lib/apt/lists/*
 COPY . /course

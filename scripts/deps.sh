@@ -41,6 +41,7 @@ build_reqs=(
   "header fmt/format.h|libfmt-dev libfmt-dev libfmt-dev"
   "header boost/context/fiber.hpp|libboost-context-dev libboost-context-dev libboost-context-dev"
   "asan clang's sanitizer headers|libclang-rt-14-dev libclang-common-14-dev libclang-rt-18-dev"
+  "symbolizer llvm-symbolizer (source lines in banksim's reports)|llvm llvm llvm"
   "cmd bwrap|bubblewrap bubblewrap bubblewrap"
 )
 test_reqs=(
@@ -75,6 +76,8 @@ for r in "${reqs[@]}"; do
     cmd) have_cmd "$what" && continue ;;
     header) have_header "$what" && continue ;;
     file) have_file "$what" && continue ;;
+    symbolizer)
+      for n in llvm-symbolizer llvm-symbolizer-14 llvm-symbolizer-15; do have_cmd "$n" && continue 2; done ;;
     asan)
       dir=$(clang++ -print-resource-dir 2>/dev/null || true)
       [ -n "$dir" ] && [ -e "$dir/include/sanitizer/asan_interface.h" ] && continue ;;

@@ -220,6 +220,14 @@ struct Module::Impl {
     }
     if (todo.empty()) return;
     if (symbolizer.empty()) {
+      // Said once per process: every line would read 0 otherwise, without a word why.
+      static bool told = false;
+      if (!told) {
+        std::fprintf(stderr,
+                     "banksim: llvm-symbolizer not found: no source lines in reports "
+                     "(apt-get install llvm)\n");
+        told = true;
+      }
       for (std::uint64_t pc : todo) locations[pc] = {display, 0};
       return;
     }
