@@ -192,7 +192,12 @@ const char* kUnitTail =
 
 TEST_CASE("GPU object policy: nvcc's registration passes, runtime overrides and constructors fail",
           "[gpu][policy]") {
-  REQUIRE(std::system("nvcc --version >/dev/null 2>&1") == 0);  // a course dependency
+  // nvcc is the CUDA toolkit's (not in Debian's archive): where it is missing, say so and skip;
+  // the course's CI machines have it, so there this test runs and can fail.
+  if (std::system("nvcc --version >/dev/null 2>&1") != 0) {
+    WARN("nvcc not found: the GPU object policy is not tested on this machine");
+    return;
+  }
   // A stand-in for the timing harness: it calls the CUDA runtime's timer.
   const fs::path harness =
       nvcc_object("harness",
