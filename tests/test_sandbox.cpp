@@ -149,8 +149,9 @@ int count_processes(const std::vector<std::string>& words) {
   return found;
 }
 
-// Tasks (threads included) on the host whose real uid is `uid`.
-int count_tasks_of(unsigned uid) {
+// Over the host's processes whose real uid is `uid`: `threads` of those (tasks, threads
+// included), or the processes that are not zombies.
+int scan_uid(unsigned uid, bool threads) {
   int total = 0;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator("/proc", ec)) {
@@ -158,31 +159,23 @@ int count_tasks_of(unsigned uid) {
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
     std::istringstream status(read_text(entry.path() / "status"));
     std::string line;
-    bool mine = false;
+    bool mine = false, zombie = false;
     while (std::getline(status, line)) {
+      if (line.rfind("State:", 0) == 0) zombie = line.find('Z') != std::string::npos;
       if (line.rfind("Uid:", 0) == 0) mine = std::stoul(line.substr(4)) == uid;
-      if (mine && line.rfind("Threads:", 0) == 0) total += std::stoi(line.substr(8));
+      if (mine && threads && line.rfind("Threads:", 0) == 0) total += std::stoi(line.substr(8));
     }
+    if (mine && !threads && !zombie) ++total;
   }
   return total;
 }
 
-// Processes (not zombies) whose real uid is `uid`.
+int count_tasks_of(unsigned uid) {
+  return scan_uid(uid, true);
+}
+
 int live_processes_of(unsigned uid) {
-  int live = 0;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::istringstream status(read_text(entry.path() / "status"));
-    std::string line;
-    bool zombie = false;
-    while (std::getline(status, line)) {
-      if (line.rfind("State:", 0) == 0) zombie = line.find('Z') != std::string::npos;
-      if (line.rfind("Uid:", 0) == 0 && std::stoul(line.substr(4)) == uid && !zombie) ++live;
-    }
-  }
-  return live;
+  return scan_uid(uid, false);
 }
 
 unsigned sandbox_host_uid(const SandboxSpec& spec) {
