@@ -37,8 +37,12 @@ CMAKE_FLAGS ?=
 
 all: build
 
-deps-test deps-build deps-grade deps-docs deps-bench:
+deps-test deps-build deps-docs deps-bench:
 	@scripts/deps.sh $(@:deps-%=%)
+
+# MODE=gpu needs the CUDA toolkit instead of clang: a GPU box without clang grades.
+deps-grade:
+	@scripts/deps.sh $(if $(filter gpu,$(MODE)),grade-gpu,grade)
 
 $(BUILD_DIR)/build.ninja:
 	@mkdir -p $(BUILD_DIR)/logs

@@ -3,12 +3,16 @@
 # machine that has them some other way, e.g. a GPU box with libraries unpacked under /opt and
 # CPATH set, needs nothing installed, even offline), and only for what is missing names the
 # package of this distribution (Debian 12, Ubuntu 22.04, Ubuntu 24.04).
-#   scripts/deps.sh test|grade|docs|bench|all [--dry-run]
+#   scripts/deps.sh test|grade|grade-gpu|docs|bench|all [--dry-run]
+# grade-gpu is what `make grade MODE=gpu` needs: the CUDA toolkit's nvcc, ncu and
+# compute-sanitizer instead of clang (banksim is not used), so a GPU box without clang grades.
 # As root it installs what is missing with apt-get; otherwise (or with --dry-run) it prints the
 # exact `apt-get install` line and exits 1. Silent when everything is present.
 #   DEPS_OS_RELEASE=FILE  read the distribution from FILE instead of /etc/os-release
 #   DEPS_INCLUDE_DIRS="A B"  where headers are looked for (default: CPATH, /usr/local/include,
 #                         /usr/include)
+#   DEPS_LIB_DIRS="A B"   where libraries are looked for (default: LIBRARY_PATH, /usr/local/lib,
+#                         /usr/lib/MULTIARCH, /usr/lib, /usr/lib64)
 set -euo pipefail
 target="${1:-test}"
 dry_run=0
@@ -26,6 +30,16 @@ have_header() {
   for d in $include_dirs; do [ -n "$d" ] && [ -e "$d/$1" ] && return 0; done
   return 1
 }
+# Libraries: a header can be there without its library (Ubuntu's libboost-dev ships Boost.Context's
+# headers, libboost-context-dev its libboost_context.so), so both are looked for.
+multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+lpath="${LIBRARY_PATH:-}"
+lib_dirs=${DEPS_LIB_DIRS:-"${lpath//:/ } /usr/local/lib /usr/lib/$multiarch /usr/lib /usr/lib64"}
+have_lib() {
+  local d
+  for d in $lib_dirs; do [ -n "$d" ] && compgen -G "$d/$1*" >/dev/null && return 0; done
+  return 1
+}
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 have_file() { [ -e "$1" ]; }
 
@@ -40,9 +54,25 @@ build_reqs=(
   "header CLI/CLI.hpp|libcli11-dev libcli11-dev libcli11-dev"
   "header fmt/format.h|libfmt-dev libfmt-dev libfmt-dev"
   "header boost/context/fiber.hpp|libboost-context-dev libboost-context-dev libboost-context-dev"
+  "lib libboost_context.so|libboost-context-dev libboost-context-dev libboost-context-dev"
   "asan clang's sanitizer headers|libclang-rt-14-dev libclang-common-14-dev libclang-rt-18-dev"
   "symbolizer llvm-symbolizer (source lines in banksim's reports)|llvm llvm llvm"
   "cmd bwrap|bubblewrap bubblewrap bubblewrap"
+)
+# GPU mode: no clang (student code is built by nvcc with g++ as its host compiler), the toolkit's
+# tools instead. NVIDIA's toolkit is not in the distributions' main archives: named, not installed.
+gpu_reqs=(
+  "cmd cmake|cmake cmake cmake"
+  "cmd ninja|ninja-build ninja-build ninja-build"
+  "cmd g++|g++ g++ g++"
+  "header nlohmann/json.hpp|nlohmann-json3-dev nlohmann-json3-dev nlohmann-json3-dev"
+  "header CLI/CLI.hpp|libcli11-dev libcli11-dev libcli11-dev"
+  "header fmt/format.h|libfmt-dev libfmt-dev libfmt-dev"
+  "header boost/context/fiber.hpp|libboost-context-dev libboost-context-dev libboost-context-dev"
+  "lib libboost_context.so|libboost-context-dev libboost-context-dev libboost-context-dev"
+  "cmd nvcc|- - -"
+  "cmd ncu|- - -"
+  "cmd compute-sanitizer|- - -"
 )
 test_reqs=(
   "cmd clang-format|clang-format clang-format clang-format"
@@ -59,9 +89,10 @@ docs_reqs=(
 )
 case "$target" in
   grade | build) reqs=("${build_reqs[@]}") ;;
+  grade-gpu) reqs=("${gpu_reqs[@]}") ;;
   bench) reqs=("${build_reqs[@]}" "${test_reqs[@]}") ;;
   test | docs | all) reqs=("${build_reqs[@]}" "${test_reqs[@]}" "${docs_reqs[@]}") ;;
-  *) echo "deps.sh: unknown target '$target' (test, grade, docs, bench, all)" >&2; exit 2 ;;
+  *) echo "deps.sh: unknown target '$target' (test, grade, grade-gpu, docs, bench, all)" >&2; exit 2 ;;
 esac
 col=1
 case "$os_id" in ubuntu-22.04) col=2 ;; ubuntu-24.04) col=3 ;; esac
@@ -76,6 +107,7 @@ for r in "${reqs[@]}"; do
     cmd) have_cmd "$what" && continue ;;
     header) have_header "$what" && continue ;;
     file) have_file "$what" && continue ;;
+    lib) have_lib "$what" && continue ;;
     symbolizer)
       for n in llvm-symbolizer llvm-symbolizer-14 llvm-symbolizer-15; do have_cmd "$n" && continue 2; done ;;
     asan)
@@ -86,13 +118,14 @@ for r in "${reqs[@]}"; do
   pkg=${pkgs[$((col - 1))]}
   if [ "$pkg" = "-" ]; then
     unavailable+=("$what")
-  else
+  elif [[ " ${missing[*]} " != *" $pkg "* ]]; then
     missing+=("$pkg")
   fi
 done
 if [ ${#unavailable[@]} -gt 0 ]; then
   echo "deps.sh: $os_id has no package for: ${unavailable[*]}" >&2
   case " ${unavailable[*]} " in
+    *nvcc* | *ncu* | *compute-sanitizer*) echo "  GPU mode needs NVIDIA's CUDA toolkit (12.x or 13.x: nvcc, ncu, compute-sanitizer) on the PATH, e.g. export PATH=/usr/local/cuda/bin:\$PATH; without a GPU, grade with MODE=cpu" >&2 ;;&
     *catch2*) echo "  the tests use Catch2 v2 (catch2/catch.hpp); $os_id packages v3: install Catch2 2.13 from its release (single header under /usr/local/include/catch2) or use the course's Debian 12 container" >&2 ;;
   esac
 fi

@@ -21,4 +21,20 @@ out=$(DEPS_INCLUDE_DIRS=/nonexistent scripts/deps.sh grade --dry-run 2>&1)
 grep -q "on debian-12" <<<"$out" || fail "Debian 12 named: $out"
 # Headers found through CPATH (a GPU box with libraries unpacked under /opt): nothing to do.
 CPATH=/usr/include DEPS_INCLUDE_DIRS= scripts/deps.sh grade || fail "headers on CPATH not found"
+# A header without its library (the H200 box: Ubuntu's Boost headers, no libboost_context.so):
+# the library's package is named, once, and not passed over because its header is there.
+out=$(DEPS_LIB_DIRS=/nonexistent DEPS_OS_RELEASE=tests/deps/ubuntu-24.04.os-release \
+      scripts/deps.sh grade --dry-run 2>&1)
+grep -q 'apt-get install -y libboost-context-dev$' <<<"$out" || fail "library missing, header there: $out"
+out=$(DEPS_INCLUDE_DIRS=/nonexistent DEPS_LIB_DIRS=/nonexistent scripts/deps.sh grade --dry-run 2>&1)
+[ "$(grep -o libboost-context-dev <<<"$out" | wc -l)" -eq 1 ] || fail "a package named twice: $out"
+# MODE=gpu: the toolkit, not clang; NVIDIA's toolkit is named, never apt-get installed.
+out=$(PATH=/nonexistent:/usr/bin:/bin DEPS_OS_RELEASE=tests/deps/ubuntu-24.04.os-release \
+      /bin/bash scripts/deps.sh grade-gpu --dry-run 2>&1)
+rc=$?
+echo "$out"
+[ $rc -eq 1 ] || fail "grade-gpu without nvcc: exit status $rc, expected 1"
+grep -q "no package for: nvcc ncu compute-sanitizer" <<<"$out" || fail "grade-gpu: the toolkit not named"
+grep -q "GPU mode needs NVIDIA's CUDA toolkit" <<<"$out" || fail "grade-gpu: no advice"
+grep -q "clang" <<<"$out" && fail "grade-gpu asks for clang"
 echo "ok"
