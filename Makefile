@@ -23,6 +23,8 @@
 #                        setup.sh and run_autograder grade solutions/ at 800/800, then the
 #                        README's make grade and make test in the same root
 #   make test            build everything and run the whole test suite (CTest)
+#   make test-catch2-v3  (minutes) the same suite built against Catch2 v3 (Ubuntu 24.04, Debian
+#                        13), fetched from Debian 13's source package into build/catch2-v3/
 #   make build           configure + build only
 #   make bench           Google Benchmark programs: banksim's speed, and on a GPU every lesson
 #                        kernel against cudaMemcpy / cuBLAS (JSON in build/bench/)
@@ -33,7 +35,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build test bench grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root deps-test deps-build deps-grade deps-docs deps-bench
+.PHONY: all build test bench grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root test-catch2-v3 deps-test deps-build deps-grade deps-docs deps-bench
 
 all: build
 
@@ -108,6 +110,10 @@ format:
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# The suite against Catch2 v3 (Ubuntu 24.04, Debian 13), built from Debian 13's source: minutes.
+test-catch2-v3:
+	@scripts/test-catch2-v3.sh
 
 gradescope prairielearn classroom:
 	@python3 platforms/package.py $@ --out $(BUILD_DIR)/dist

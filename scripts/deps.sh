@@ -77,7 +77,7 @@ gpu_reqs=(
 test_reqs=(
   "cmd clang-format|clang-format clang-format clang-format"
   "header benchmark/benchmark.h|libbenchmark-dev libbenchmark-dev libbenchmark-dev"
-  "header catch2/catch.hpp|catch2 catch2 -"
+  "catch2 Catch2 v2 or v3|catch2 catch2 catch2"
   "cmd git|git git git"
 )
 docs_reqs=(
@@ -108,6 +108,7 @@ for r in "${reqs[@]}"; do
     header) have_header "$what" && continue ;;
     file) have_file "$what" && continue ;;
     lib) have_lib "$what" && continue ;;
+    catch2) { have_header catch2/catch.hpp || have_header catch2/catch_all.hpp; } && continue ;;
     symbolizer)
       for n in llvm-symbolizer llvm-symbolizer-14 llvm-symbolizer-15; do have_cmd "$n" && continue 2; done ;;
     asan)
@@ -125,8 +126,7 @@ done
 if [ ${#unavailable[@]} -gt 0 ]; then
   echo "deps.sh: $os_id has no package for: ${unavailable[*]}" >&2
   case " ${unavailable[*]} " in
-    *nvcc* | *ncu* | *compute-sanitizer*) echo "  GPU mode needs NVIDIA's CUDA toolkit (12.x or 13.x: nvcc, ncu, compute-sanitizer) on the PATH, e.g. export PATH=/usr/local/cuda/bin:\$PATH; without a GPU, grade with MODE=cpu" >&2 ;;&
-    *catch2*) echo "  the tests use Catch2 v2 (catch2/catch.hpp); $os_id packages v3: install Catch2 2.13 from its release (single header under /usr/local/include/catch2) or use the course's Debian 12 container" >&2 ;;
+    *nvcc* | *ncu* | *compute-sanitizer*) echo "  GPU mode needs NVIDIA's CUDA toolkit (12.x or 13.x: nvcc, ncu, compute-sanitizer) on the PATH, e.g. export PATH=/usr/local/cuda/bin:\$PATH; without a GPU, grade with MODE=cpu" >&2 ;;
   esac
 fi
 [ ${#missing[@]} -eq 0 ] && [ ${#unavailable[@]} -eq 0 ] && exit 0

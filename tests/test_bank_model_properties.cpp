@@ -1,11 +1,11 @@
 // Property tests of the bank model, and an independent brute-force model that must agree with it
 // on >= 100,000 random requests of every width.
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cstdint>
 #include <map>
 #include <random>
 #include <set>
+#include "course_catch.hpp"
 
 #include "bankmodel/bank_model.hpp"
 

@@ -3,7 +3,6 @@
 // kind of problem. Lines under test are found by their "// @marker" comments.
 // Over 500 lines on purpose: one test program per corpus keeps the compiled modules cached
 // across its test cases (compiling a file costs about a second).
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -11,6 +10,7 @@
 #include <random>
 #include <string>
 #include <vector>
+#include "course_catch.hpp"
 
 #include "banksim/banksim.hpp"
 
@@ -709,29 +709,28 @@ TEST_CASE("problem: a kernel spinning on shared memory is stopped by the timeout
 // ---- Usage errors --------------------------------------------------------------------------
 
 TEST_CASE("usage: unknown kernel, wrong arguments, bad launch, compile error", "[banksim][usage]") {
-  using Catch::Matchers::Contains;
   banksim::CompileOptions options;
   options.kernels = {"no_such_kernel"};
   CHECK_THROWS_WITH(Module::compile(corpus("column_read.cu"), options),
-                    Contains("kernel 'no_such_kernel' not found in tests/corpus/column_read.cu") &&
-                        Contains("column_read_naive (line 4)"));
+                    HasSubstr("kernel 'no_such_kernel' not found in tests/corpus/column_read.cu") &&
+                        HasSubstr("column_read_naive (line 4)"));
   options.kernels = {"transpose_tile"};
   CHECK_THROWS_WITH(Module::compile(corpus("transpose.cu"), options),
-                    Contains("is a template") && Contains("transpose_tile<32>"));
+                    HasSubstr("is a template") && HasSubstr("transpose_tile<32>"));
   DeviceBuffer out(1024 * sizeof(float));
   CHECK_THROWS_WITH(module("column_read.cu").launch("column_read_naive", {1, {32, 32}}, {}),
-                    Contains("takes 1 argument (float* out); 0 given"));
+                    HasSubstr("takes 1 argument (float* out); 0 given"));
   CHECK_THROWS_WITH(module("column_read.cu").launch("column_read_naive", {1, {64, 32}}, {out}),
-                    Contains("more than a GPU allows"));
+                    HasSubstr("more than a GPU allows"));
   CHECK_THROWS_WITH(module("column_read.cu").launch("column_read_naive", {1, 32}, {Arg::scalar(3)}),
-                    Contains("is a pointer"));
+                    HasSubstr("is a pointer"));
   options.kernels = {"broken"};
   try {
     Module::compile(corpus("compile_error.nocompile.cu"), options);
     FAIL("a broken file compiled");
   } catch (const banksim::CompileError& e) {
-    CHECK_THAT(e.what(), Contains("tests/corpus/compile_error.nocompile.cu:6: error:") &&
-                             Contains("undeclared identifier 'tyle'"));
+    CHECK_THAT(e.what(), HasSubstr("tests/corpus/compile_error.nocompile.cu:6: error:") &&
+                             HasSubstr("undeclared identifier 'tyle'"));
   }
   CHECK_THROWS_AS(banksim::parse_dim3("32,x", "--block"), banksim::UsageError);
   CHECK(banksim::parse_dim3("32,8", "--block").y == 8);

@@ -1,11 +1,11 @@
 // The bank pictures: the SVGs of the 32-way column read and of the padded read are written to
 // build/figures/ (open them to look), and their content is checked here.
-#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <string>
+#include "course_catch.hpp"
 
 #include "bankmodel/diagram.hpp"
 

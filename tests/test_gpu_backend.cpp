@@ -1,7 +1,7 @@
 // The GPU backend's readers, tested on what the tools really print on the H200
 // (tests/gpu-fixtures/, recorded by scripts/gpu-integrity.sh from bad_kernels.cu), and the GPU
 // submission policy on objects that nvcc really builds (nvcc works without a GPU).
-#include <catch2/catch.hpp>
+#include "course_catch.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -2,13 +2,13 @@
 // the untouched skeletons get no correctness points, every known-bad submission of
 // tests/submissions/ gets the right verdict with a clear reason, and the report formats and class
 // mode work. Each case runs the real grader in CPU mode with a fixed seed.
-#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
+#include "course_catch.hpp"
 
 #include "course/registry.hpp"
 #include "grader/skeleton.hpp"

@@ -1,6 +1,6 @@
 // The judge and its gate table (grader/judge.hpp), linked directly with a fake backend: each
 // gate's verdict follows from the reports a backend returns, whatever the backend is.
-#include <catch2/catch.hpp>
+#include "course_catch.hpp"
 
 #include <cmath>
 #include <functional>

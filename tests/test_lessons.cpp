@@ -3,7 +3,6 @@
 // must appear in the output, in order); every figure is generated; every lesson has its parts.
 // The README's own "Try" commands are checked the same way.
 #include <array>
-#include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +10,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "course_catch.hpp"
 
 #include "course/registry.hpp"
 

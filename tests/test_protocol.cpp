@@ -1,6 +1,6 @@
 // The worker protocol (grader/protocol.hpp): what a worker sends round-trips, and what breaks
 // the rules (indices, sizes, duplicates, garbage) is dropped and named, never trusted.
-#include <catch2/catch.hpp>
+#include "course_catch.hpp"
 
 #include <unistd.h>
 

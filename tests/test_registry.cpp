@@ -2,7 +2,7 @@
 // for every exercise, a missing step is caught and named, the kernel table's symbols are unique,
 // and every solution and variant is right and (where the registry says so) conflict-free under
 // banksim at its first size.
-#include <catch2/catch.hpp>
+#include "course_catch.hpp"
 
 #include <cstring>
 #include <filesystem>

@@ -5,7 +5,7 @@
 // Over 500 lines on purpose: one program for every isolation property, sharing its helpers.
 // Needs bubblewrap: without it the sandboxed tests are skipped with a warning. Run as root for
 // the exact process-limit check. Run: build/bin/test_sandbox (all cases are tagged [sandbox]).
-#include <catch2/catch.hpp>
+#include "course_catch.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -211,12 +211,11 @@ TEST_CASE("sandbox_available explains a missing or broken bwrap", "[sandbox]") {
   setenv("PATH", empty.path().c_str(), 1);
   std::string why;
   CHECK_FALSE(grader::sandbox_available(&why));
-  CHECK_THAT(why, Catch::Contains("bubblewrap (bwrap) is not installed") &&
-                      Catch::Contains("apt-get install bubblewrap") &&
-                      Catch::Contains("--no-sandbox"));
+  CHECK_THAT(why, HasSubstr("bubblewrap (bwrap) is not installed") &&
+                      HasSubstr("apt-get install bubblewrap") && HasSubstr("--no-sandbox"));
   SandboxResult r = run_sandboxed({"/bin/true"}, quick_spec());
   CHECK(r.exit_status == 127);
-  CHECK_THAT(r.error, Catch::Contains("apt-get install bubblewrap"));
+  CHECK_THAT(r.error, HasSubstr("apt-get install bubblewrap"));
 
   // A bwrap that fails its trial run, as when user namespaces are disabled.
   const fs::path script = fake.path() / "bwrap";
@@ -225,9 +224,9 @@ TEST_CASE("sandbox_available explains a missing or broken bwrap", "[sandbox]") {
   fs::permissions(script, fs::perms(0755));
   setenv("PATH", fake.path().c_str(), 1);
   CHECK_FALSE(grader::sandbox_available(&why));
-  CHECK_THAT(why, Catch::Contains("trial sandbox") &&
-                      Catch::Contains("setting up uid map: Permission denied") &&
-                      Catch::Contains("user namespaces") && Catch::Contains("--no-sandbox"));
+  CHECK_THAT(why, HasSubstr("trial sandbox") &&
+                      HasSubstr("setting up uid map: Permission denied") &&
+                      HasSubstr("user namespaces") && HasSubstr("--no-sandbox"));
 }
 
 TEST_CASE("the sandbox has no network", "[sandbox]") {
@@ -299,8 +298,8 @@ TEST_CASE("the sandbox shows only listed host paths and only rw_dir is writable"
 
   SECTION("control: without the sandbox everything is visible and writable") {
     SandboxResult r = run_unsandboxed(argv, spec);
-    CHECK_THAT(r.stdout_text, Catch::Contains("hidden visible") && Catch::Contains("ro writable") &&
-                                  Catch::Contains("passwd visible"));
+    CHECK_THAT(r.stdout_text, HasSubstr("hidden visible") && HasSubstr("ro writable") &&
+                                  HasSubstr("passwd visible"));
     fs::remove(fs::path("/tmp") / tmp_marker);
   }
   SECTION("sandboxed") {
@@ -308,18 +307,18 @@ TEST_CASE("the sandbox shows only listed host paths and only rw_dir is writable"
     INFO(r.stdout_text << r.stderr_text);
     CHECK(r.error.empty());
     CHECK(r.exit_status == 0);
-    CHECK_THAT(r.stdout_text, !Catch::Contains("hidden visible"));
-    CHECK_THAT(r.stdout_text, Catch::Contains("ro-data"));
-    CHECK_THAT(r.stdout_text, !Catch::Contains("ro writable"));
-    CHECK_THAT(r.stdout_text, Catch::Contains("rw written"));
-    CHECK_THAT(r.stdout_text, !Catch::Contains("passwd visible"));
-    CHECK_THAT(r.stdout_text, Catch::Contains("tmp ok"));
-    CHECK_THAT(r.stdout_text, Catch::Contains("pwd=" + rw.string() + "\n"));
-    CHECK_THAT(r.stdout_text, Catch::Contains("uid=65534"));
-    CHECK_THAT(r.stdout_text, Catch::Contains("CapEff:\t0000000000000000"));
-    CHECK_THAT(r.stdout_text, Catch::Contains("NoNewPrivs:\t1"));
-    CHECK_THAT(r.stdout_text, !Catch::Contains("userns allowed"));  // --disable-userns
-    CHECK_THAT(r.stdout_text, Catch::Contains("own session"));  // --new-session: init's, not ours
+    CHECK_THAT(r.stdout_text, !HasSubstr("hidden visible"));
+    CHECK_THAT(r.stdout_text, HasSubstr("ro-data"));
+    CHECK_THAT(r.stdout_text, !HasSubstr("ro writable"));
+    CHECK_THAT(r.stdout_text, HasSubstr("rw written"));
+    CHECK_THAT(r.stdout_text, !HasSubstr("passwd visible"));
+    CHECK_THAT(r.stdout_text, HasSubstr("tmp ok"));
+    CHECK_THAT(r.stdout_text, HasSubstr("pwd=" + rw.string() + "\n"));
+    CHECK_THAT(r.stdout_text, HasSubstr("uid=65534"));
+    CHECK_THAT(r.stdout_text, HasSubstr("CapEff:\t0000000000000000"));
+    CHECK_THAT(r.stdout_text, HasSubstr("NoNewPrivs:\t1"));
+    CHECK_THAT(r.stdout_text, !HasSubstr("userns allowed"));  // --disable-userns
+    CHECK_THAT(r.stdout_text, HasSubstr("own session"));      // --new-session: init's, not ours
     CHECK(read_text(rw / "out.txt") == "rw-ok\n");
     CHECK_FALSE(fs::exists(ro.path() / "new"));
     CHECK_FALSE(fs::exists(fs::path("/tmp") / tmp_marker));  // /tmp inside is private
@@ -385,9 +384,9 @@ TEST_CASE("the program gets a minimal environment and not the grader's", "[sandb
   for (Runner run : {&run_unsandboxed, &run_sandboxed}) {
     if (run == &run_sandboxed && !boxed) continue;
     SandboxResult r = run({"/usr/bin/env"}, spec);
-    CHECK_THAT(r.stdout_text, !Catch::Contains("hunter2"));
-    CHECK_THAT(r.stdout_text, Catch::Contains("PATH=/usr/local/bin:/usr/bin:/bin\n") &&
-                                  Catch::Contains("HOME=" + rw.path().string() + "\n"));
+    CHECK_THAT(r.stdout_text, !HasSubstr("hunter2"));
+    CHECK_THAT(r.stdout_text, HasSubstr("PATH=/usr/local/bin:/usr/bin:/bin\n") &&
+                                  HasSubstr("HOME=" + rw.path().string() + "\n"));
   }
 }
 
@@ -498,7 +497,7 @@ TEST_CASE("rlimit: memory (address space)", "[sandbox]") {
   spec.memory_bytes = 64 << 20;
   SandboxResult r = run_sandboxed(argv, spec);
   CHECK(r.exit_status != 0);
-  CHECK_THAT(r.stderr_text, Catch::Contains("memory exhausted"));
+  CHECK_THAT(r.stderr_text, HasSubstr("memory exhausted"));
 }
 
 TEST_CASE("rlimit: open files", "[sandbox]") {
@@ -513,7 +512,7 @@ TEST_CASE("rlimit: open files", "[sandbox]") {
   spec.open_files = 16;
   SandboxResult r = run_sandboxed(argv, spec);
   // bash opens the file at the lowest free number before moving it, so it stops at 15 or 16.
-  CHECK_THAT(r.stdout_text, Catch::Matches("16\nfailed at 1[56]\n"));
+  CHECK_THAT(r.stdout_text, MatchesRegex("16\nfailed at 1[56]\n"));
   CHECK(r.exit_status == 3);
 }
 
@@ -615,7 +614,7 @@ TEST_CASE("pass_fds survive at the same numbers and other descriptors are closed
     char buf[64] = {};
     ssize_t got = read(report[0], buf, sizeof buf - 1);
     CHECK(std::string(buf, got > 0 ? static_cast<std::size_t>(got) : 0) == "hello\n");
-    CHECK_THAT(r.stdout_text, !Catch::Contains("leaked"));
+    CHECK_THAT(r.stdout_text, !HasSubstr("leaked"));
     // Open inside: 0, 1, 2, the passed fd and at most one of bash's own (the glob's folder).
     std::istringstream words(r.stdout_text);
     std::set<std::string> fds{std::istream_iterator<std::string>(words), {}};
@@ -637,7 +636,7 @@ TEST_CASE("exit statuses and start failures and invalid arguments", "[sandbox]")
     SandboxResult missing = run({"/no/such/program"}, spec);
     CHECK(missing.exit_status != 0);
     CHECK_FALSE(missing.error.empty());
-    CHECK_THAT(missing.stderr_text + missing.error, Catch::Contains("No such file"));
+    CHECK_THAT(missing.stderr_text + missing.error, HasSubstr("No such file"));
 
     CHECK_THROWS_AS(run({}, spec), std::invalid_argument);
     CHECK_THROWS_AS(run({"sh", "-c", "true"}, spec), std::invalid_argument);
