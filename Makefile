@@ -22,6 +22,8 @@
 #   make platform-fresh-root  (root, 15-30 min) a Debian 12 root from mmdebstrap: Gradescope's
 #                        setup.sh and run_autograder grade solutions/ at 800/800, then the
 #                        README's make grade and make test in the same root
+#   make platform-container  (root, ~8 min) the Dockerfile built with podman from a local
+#                        Debian 12 base; make grade (skeletons, solutions 800/800) and make docs in it
 #   make test            build everything and run the whole test suite (CTest)
 #   make test-catch2-v3  (minutes) the same suite built against Catch2 v3 (Ubuntu 24.04, Debian
 #                        13), fetched from Debian 13's source package into build/catch2-v3/
@@ -35,7 +37,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build test bench grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root test-catch2-v3 deps-test deps-build deps-grade deps-docs deps-bench
+.PHONY: all build test bench grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container test-catch2-v3 deps-test deps-build deps-grade deps-docs deps-bench
 
 all: build
 
@@ -124,3 +126,6 @@ platform-slurm: $(BUILD_DIR)/build.ninja
 
 platform-fresh-root:
 	@platforms/fresh-root/test.sh
+
+platform-container:
+	@platforms/container/test.sh

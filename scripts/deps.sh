@@ -85,13 +85,17 @@ docs_reqs=(
   "file /usr/share/doxygen-awesome-css/doxygen-awesome.css|doxygen-awesome-css - doxygen-awesome-css"
   "cmd dot|graphviz graphviz graphviz"
   "file /usr/share/javascript/mathjax|libjs-mathjax libjs-mathjax libjs-mathjax"
+)
+# The site's browser check (part of make test), not needed to build the site.
+browser_reqs=(
   "cmd chromium|chromium chromium-browser chromium-browser"
 )
 case "$target" in
   grade | build) reqs=("${build_reqs[@]}") ;;
   grade-gpu) reqs=("${gpu_reqs[@]}") ;;
   bench) reqs=("${build_reqs[@]}" "${test_reqs[@]}") ;;
-  test | docs | all) reqs=("${build_reqs[@]}" "${test_reqs[@]}" "${docs_reqs[@]}") ;;
+  docs) reqs=("${build_reqs[@]}" "${docs_reqs[@]}") ;;
+  test | all) reqs=("${build_reqs[@]}" "${test_reqs[@]}" "${docs_reqs[@]}" "${browser_reqs[@]}") ;;
   *) echo "deps.sh: unknown target '$target' (test, grade, grade-gpu, docs, bench, all)" >&2; exit 2 ;;
 esac
 col=1

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# make platform-container: builds the course's Dockerfile with podman (Debian's podman and runc;
+# no registry: the debian:12 base image is made here with mmdebstrap and imported), then runs
+# what a student on macOS or Windows would in the container: `make grade` on the skeletons (no
+# correctness points), on solutions/ mounted read-only (800/800), and `make docs`. Root, network
+# to the Debian archive, about 8 minutes on 2 cores; not part of `make test`.
+#   platforms/container/test.sh [WORK_DIR]
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+[ "$(id -u)" -eq 0 ] || { echo "platform-container: run as root"; exit 2; }
+for c in podman runc mmdebstrap; do
+  command -v $c >/dev/null || apt-get install -y -qq --no-install-recommends podman runc mmdebstrap \
+    >/tmp/platform-container-install.log 2>&1
+done
+W=${1:-/tmp/platform-container}
+rm -rf "$W" && mkdir -p "$W/ctx"
+# vfs storage and runc: they work where overlayfs or cgroup v2 delegation (crun) do not.
+P=(podman --storage-driver vfs --runtime runc)
+t0=$(date +%s)
+if ! "${P[@]}" image exists localhost/debian:12; then
+  mmdebstrap --variant=minbase --quiet bookworm "$W/debian12.tar" http://deb.debian.org/debian
+  "${P[@]}" import --quiet "$W/debian12.tar" localhost/debian:12 >/dev/null
+  rm -f "$W/debian12.tar"
+fi
+echo "base image: $(( $(date +%s) - t0 )) s"
+# The build context is the committed tree (what a clone has), not this checkout's build/.
+git -C "$ROOT" archive HEAD | tar -x -C "$W/ctx"
+t0=$(date +%s)
+"${P[@]}" build --quiet --pull=never --isolation chroot --network host -t banks-course-test "$W/ctx" \
+  >"$W/build.log" 2>&1 || { tail -30 "$W/build.log"; exit 1; }
+echo "docker build: $(( $(date +%s) - t0 )) s"
+# The container's limits must not exceed the host's hard limits (runc refuses to raise them).
+RUN=("${P[@]}" run --rm --network none --ulimit "nofile=$(ulimit -Hn):$(ulimit -Hn)"
+     --ulimit "nproc=$(ulimit -Hu):$(ulimit -Hu)")
+score() { python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["score"], r.get("extra_data",{}).get("isolation",""))'; }
+fail=0
+out=$("${RUN[@]}" banks-course-test bash -c 'make grade >/tmp/g.log 2>&1; cat build/grade/results.json')
+read -r s iso <<<"$(score <<<"$out")"
+echo "make grade (the skeletons): $s points, isolation: $iso"
+[ "$s" -le 80 ] || { echo "FAIL: the skeletons got $s (at most 8 x 10 build points)"; fail=1; }
+out=$("${RUN[@]}" -v "$ROOT/solutions:/course/solutions-mounted:ro" banks-course-test \
+  bash -c 'make grade SUBMISSION=solutions-mounted >/tmp/g.log 2>&1; cat build/grade/results.json')
+read -r s iso <<<"$(score <<<"$out")"
+echo "make grade SUBMISSION=solutions (mounted read-only): $s points, isolation: $iso"
+[ "$s" = 800 ] || { echo "FAIL: solutions got $s, not 800"; fail=1; }
+n=$("${RUN[@]}" banks-course-test bash -c 'make docs >/tmp/d.log 2>&1 || tail -20 /tmp/d.log; ls build/docs/html/*.html | wc -l')
+echo "make docs: $n HTML pages"
+[ "${n##*$'\n'}" -gt 20 ] 2>/dev/null || { echo "FAIL: make docs: $n"; fail=1; }
+[ $fail -eq 0 ] && echo "platform-container: ok"
+exit $fail
