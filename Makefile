@@ -14,6 +14,8 @@
 #   make skeletons       regenerate exercises/ from solutions/ (instructors)
 #   make docs            the course site with Doxygen: build/docs/html/index.html
 #       EDITION=instructor   with solutions and grading specs: build/docs-instructor/html
+#   make docs-check      the site checked in headless Chromium at 1280 and 390 px; report and
+#                        screenshots (front page, lessons 02 and 06, exercises) in build/docs-check/
 #   make gradescope      build/dist/gradescope/autograder.zip (Gradescope's autograder)
 #   make prairielearn    build/dist/prairielearn/ (one externally graded question per exercise)
 #   make classroom       build/dist/github-classroom/ (template repository with the workflow)
@@ -37,7 +39,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build test bench grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container test-catch2-v3 deps-test deps-build deps-grade deps-docs deps-bench
+.PHONY: all build test bench grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container test-catch2-v3 docs-check deps-test deps-build deps-grade deps-docs deps-bench
 
 all: build
 
@@ -90,6 +92,11 @@ EDITION ?= student
 docs: deps-docs $(BUILD_DIR)/build.ninja
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target banksim grade grade_worker >/dev/null
 	@scripts/build-docs.sh $(EDITION) $(BUILD_DIR)
+
+# The site in headless Chromium at 1280 and 390 px (see scripts/check-docs-browser.sh); its report
+# and screenshots in build/docs-check/.
+docs-check: docs
+	@scripts/check-docs-browser.sh $(BUILD_DIR)/docs/html $(BUILD_DIR)/docs-check
 
 bench: deps-bench $(BUILD_DIR)/build.ninja
 	@cmake -S . -B $(BUILD_DIR) -DCOURSE_REQUIRE_TEST_DEPS=ON >$(BUILD_DIR)/logs/configure.log 2>&1 || \

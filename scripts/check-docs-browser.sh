@@ -2,8 +2,11 @@
 # Opens every page of a built course site in headless Chromium and checks, after scripts ran:
 # the page loads, MathJax typeset every formula (no raw TeX left, no MathJax error) and nothing
 # inside a code block, CUDA code is highlighted, the search box and the site's style are there,
-# every image loads, every internal link (and #anchor) resolves, and no console error was logged.
-# Keeps a screenshot of lesson 02.
+# every image loads, every internal link (and #anchor) resolves, every lesson figure has a visible
+# caption and fits the page, and no console error was logged. Twice: every page at 1280 px, then
+# the course pages (front page, lessons, exercises, deploy) at a phone's 390 px, where the text
+# column must also keep most of the width. Screenshots of the front page, lessons 02 and 06 and
+# the exercises page at both widths go to OUT_DIR/shots/.
 #   [DOCS_CHECK_PAGES="a.html ..."] scripts/check-docs-browser.sh HTML_DIR OUT_DIR
 set -euo pipefail
 html=$(realpath "${1:?usage: check-docs-browser.sh HTML_DIR OUT_DIR}")
@@ -16,14 +19,22 @@ fi
 rm -rf "$out"
 mkdir -p "$out"
 # DOCS_CHECK_PAGES="a.html b.html" checks only those pages (links out of them still resolve).
-pages=$(cd "$html" && if [ -n "${DOCS_CHECK_PAGES:-}" ]; then printf '%s\n' $DOCS_CHECK_PAGES; else ls *.html; fi |
-  sed 's/.*/"&"/' | paste -sd, -)
-cat >"$out/harness.html" <<HTML
+all_pages=$(cd "$html" && if [ -n "${DOCS_CHECK_PAGES:-}" ]; then printf '%s\n' $DOCS_CHECK_PAGES; else ls *.html; fi)
+phone_pages=$(grep -E '^(index|lesson-[0-9]+|exercises|deploy)\.html$' <<<"$all_pages" || true)
+common=(--headless --no-sandbox --disable-gpu --disable-background-networking --disable-web-security
+        --allow-file-access-from-files)
+# One pass of the harness: WIDTH (the page's width in px), the pages, report lines with @WIDTH.
+run_pass() {
+  local width=$1 list=$2
+  local pages
+  pages=$(sed 's/.*/"&"/' <<<"$list" | paste -sd, -)
+cat >"$out/harness-$width.html" <<HTML
 <!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>docs check</title></head>
-<body><iframe id="f" style="width:1200px;height:900px"></iframe><pre id="report"></pre>
+<body><iframe id="f" style="width:${width}px;height:900px;border:0"></iframe><pre id="report"></pre>
 <script>
 const base = "file://$html/";
+const width = $width;
 const pages = [$pages];
 const cache = {};
 function load(url) {
@@ -70,6 +81,26 @@ function check(doc, page) {
   for (const img of doc.images) {
     if (!(img.complete && img.naturalWidth > 0)) fails.push("image does not load: " + img.getAttribute("src"));
   }
+  // Lesson figures (lNN-*.svg): a caption the reader sees, and the whole figure on the page.
+  const view = doc.documentElement.clientWidth;
+  for (const img of doc.querySelectorAll("div.contents img, div.contents object")) {
+    const src = img.getAttribute("src") || img.getAttribute("data") || "";
+    if (img.nodeName === "OBJECT" && load(new URL(src, doc.URL).href) === null) fails.push("figure does not load: " + src);
+    if (/^l[0-9][0-9]-.*\.svg$/.test(src)) {
+      const box = img.closest("div.image");
+      const cap = box && box.querySelector(".caption");
+      if (!cap || !cap.textContent.trim() || cap.getBoundingClientRect().height === 0) {
+        fails.push("figure without a visible caption: " + src);
+      }
+    }
+    const r = img.getBoundingClientRect();
+    if (r.width > 0 && r.right > view + 1) fails.push("figure cut off at " + width + " px: " + src + " ends at " + Math.round(r.right) + " px");
+  }
+  const contents = doc.querySelector("div.contents");
+  if (contents && width <= 600 && /^(index|lesson-[0-9]+|exercises|deploy)\.html$/.test(page)) {
+    const w = contents.getBoundingClientRect().width;
+    if (w < 0.75 * view) fails.push("the text column is " + Math.round(w) + " of " + view + " px");
+  }
   for (const a of doc.querySelectorAll("a[href]")) {
     const href = a.getAttribute("href");
     if (/^(https?:|mailto:|javascript:)/.test(href) || href === "#" || href === "") continue;
@@ -89,7 +120,7 @@ const report = document.getElementById("report");
 let i = 0, failures = 0, formulas = 0;
 function next() {
   if (i >= pages.length) {
-    report.textContent += "CHECKED " + pages.length + " pages, " + formulas + " formulas, " + failures + " failures\n";
+    report.textContent += "CHECKED " + pages.length + " pages at " + width + " px, " + formulas + " formulas, " + failures + " failures\n";
     document.title = "done";
     return;
   }
@@ -110,7 +141,7 @@ function next() {
     };
     const finish = () => {
       const fails = check(doc, page);
-      for (const f of fails) report.textContent += "FAIL " + page + ": " + f + "\n";
+      for (const f of fails) report.textContent += "FAIL " + page + "@" + width + ": " + f + "\n";
       failures += fails.length;
       setTimeout(next, 0);
     };
@@ -121,28 +152,41 @@ function next() {
 next();
 </script></body></html>
 HTML
-common=(--headless --no-sandbox --disable-gpu --disable-background-networking --disable-web-security
-        --allow-file-access-from-files --user-data-dir="$out/profile")
-timeout 300 "$browser" "${common[@]}" --enable-logging=stderr --v=0 --virtual-time-budget=600000 \
-  --dump-dom "file://$out/harness.html" >"$out/dom.html" 2>"$out/console.log" || true
-sed 's/<[^>]*>//g' "$out/dom.html" | grep -E '^(FAIL|CHECKED) ' >"$out/report.txt" || true
+  timeout 300 "$browser" "${common[@]}" --user-data-dir="$out/profile-$width" --enable-logging=stderr \
+    --v=0 --virtual-time-budget=600000 --dump-dom "file://$out/harness-$width.html" \
+    >"$out/dom-$width.html" 2>>"$out/console.log" || true
+  rm -rf "$out/profile-$width"
+  sed 's/<[^>]*>//g' "$out/dom-$width.html" | grep -E '^(FAIL|CHECKED) ' >>"$out/report.txt" || true
+}
+: >"$out/report.txt"
+run_pass 1280 "$all_pages"
+[ -z "$phone_pages" ] || run_pass 390 "$phone_pages"
 cat "$out/report.txt"
-rm -rf "$out/profile"
-timeout 120 "$browser" "${common[@]}" --user-data-dir="$out/profile2" --virtual-time-budget=10000 \
-  --window-size=1280,2200 --screenshot="$out/lesson-02.png" "file://$html/lesson-02.html" \
-  >/dev/null 2>&1 || true
-rm -rf "$out/profile2"
+mkdir -p "$out/shots"
+for page in index lesson-02 lesson-06 exercises; do
+  [ -f "$html/$page.html" ] || continue
+  for size in 1280,2200 390,2400; do
+    timeout 120 "$browser" "${common[@]}" --user-data-dir="$out/profile-shot" --virtual-time-budget=10000 \
+      --hide-scrollbars --window-size=$size --screenshot="$out/shots/$page-${size%%,*}.png" \
+      "file://$html/$page.html" >/dev/null 2>&1 || true
+    rm -rf "$out/profile-shot"
+  done
+done
 status=0
-if ! grep -q "^CHECKED [0-9]* pages" "$out/report.txt"; then
+if ! grep -q "^CHECKED [0-9]* pages at 1280 px" "$out/report.txt" ||
+  { [ -n "$phone_pages" ] && ! grep -q "^CHECKED [0-9]* pages at 390 px" "$out/report.txt"; }; then
   echo "check-docs-browser: the harness did not finish (see $out/console.log)" >&2
   status=1
 fi
 if grep -q "^FAIL " "$out/report.txt"; then status=1; fi
 # Console errors of the pages (not the harness's own cross-origin noise).
-if grep -E ':CONSOLE\([0-9]+\)\] "(Uncaught|.*[Ee]rror)' "$out/console.log" | grep -v harness.html >"$out/console-errors.txt"; then
+if grep -E ':CONSOLE\([0-9]+\)\] "(Uncaught|.*[Ee]rror)' "$out/console.log" | grep -v 'harness-[0-9]*\.html' >"$out/console-errors.txt"; then
   echo "check-docs-browser: console errors:" >&2
   cat "$out/console-errors.txt" >&2
   status=1
 fi
-[ -s "$out/lesson-02.png" ] || { echo "check-docs-browser: no screenshot" >&2; status=1; }
+if [ -f "$html/lesson-02.html" ] && ! [ -s "$out/shots/lesson-02-390.png" ]; then
+  echo "check-docs-browser: no screenshot" >&2
+  status=1
+fi
 exit $status
