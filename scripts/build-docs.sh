@@ -23,6 +23,43 @@ if [ "$edition" = instructor ]; then
 else
   "$build/bin/grade" docs-pages "$out/pages"
 fi
+# The course's navigation: lessons, exercises, instructors, reference, each a page whose
+# sub-pages the sidebar nests (the API reference comes after them, under its own name).
+pagename() { # the page name Doxygen gives a Markdown file without a {#label}
+  local rel=${1#"$root"/}
+  echo "md_$(sed 's/[^A-Za-z0-9]/_/g' <<<"${rel%.md}")"
+}
+{
+  echo "# Lessons {#lessons}"
+  echo
+  echo "Eight lessons, each with its graded exercise (\\ref exercises \"Exercises\"). Read them in order."
+  echo
+  for l in "$root"/lessons/*/README.md; do
+    id=$(grep -o '{#lesson-[0-9]*}' "$l" | head -1 | tr -d '{#}')
+    [ -n "$id" ] && echo "- \\subpage $id"
+  done
+} >"$out/pages/1-lessons.md"
+{
+  echo "# Instructors {#instructors}"
+  echo
+  echo "- \\subpage grading"
+  echo "- \\subpage deploy"
+  echo "- \\subpage grading_security"
+  [ "$edition" = instructor ] && echo "- \\subpage solutions"
+  echo "- \\subpage $(pagename "$root/CONTRIBUTING.md")"
+} >"$out/pages/3-instructors.md"
+{
+  echo "# Reference {#reference}"
+  echo
+  echo "The bank model, the emulator, and every measurement on an NVIDIA H200 the course quotes."
+  echo
+  echo "- \\subpage bank_rules"
+  echo "- \\subpage $(pagename "$root/banksim/README.md")"
+  for m in "$root"/measurements/*.md "$root"/measurements/*/README.md; do
+    echo "- \\subpage $(pagename "$m")"
+  done
+} >"$out/pages/4-reference.md"
+mv "$out/pages/exercises.md" "$out/pages/2-exercises.md"
 awesome=/usr/share/doxygen-awesome-css
 if [ ! -f "$awesome/doxygen-awesome.css" ]; then
   echo "build-docs: the site's style is missing: apt-get install doxygen-awesome-css" >&2

@@ -462,13 +462,95 @@ constexpr const char* kHintNames[] = {"a nudge", "the bank arithmetic", "the fix
 /// The course site's generated pages: the exercises (skeletons, gates, sizes) and, for the
 /// instructor edition, the solutions and grading specs. From the exercise table, so they
 /// cannot drift.
+/// The site's page on the gates, their points and every exercise's thresholds, from the registry
+/// (so it cannot drift from what the grader applies).
+void write_grading_page(const fs::path& file) {
+  std::ofstream g(file);
+  course::Points pk{}, ph{};  // a kernel exercise's points, a host exercise's
+  for (const auto& e : grader::exercises()) {
+    (e.kind == grader::ExerciseSpec::Kind::kKernel ? pk : ph) = e.points;
+  }
+  g << "# How a submission is graded: gates, points and thresholds {#grading}\n\n"
+       "Every exercise is worth 100 points, earned gate by gate in this order. The same gates run "
+       "in both modes: on a machine with an NVIDIA GPU (`make grade MODE=gpu`, the judge of truth) "
+       "and without one (CPU mode: the kernel runs under banksim, the course's emulator). The "
+       "report says which mode ran and why a gate was skipped. Numbers below come from the "
+       "registry (`registry/src/registry.cpp`), the same table the grader reads.\n\n"
+       "| gate | points (kernel exercises) | what it checks | CPU mode | GPU mode |\n"
+       "|---|---|---|---|---|\n"
+       "| builds | "
+    << pk.builds
+    << " | the file compiles, and passes the submission policy (kernels, device "
+       "functions, constants and types only) | clang, host code | nvcc, sm_90 |\n"
+       "| correct | "
+    << pk.correct
+    << " | the output equals the CPU reference on every size, fresh random inputs "
+       "each run, outputs poisoned beforehand so unwritten elements show | banksim | the GPU, "
+       "also the timed run's output |\n"
+       "| no problems | "
+    << pk.no_problems
+    << " | no race, out-of-bounds or misaligned access, read of shared memory "
+       "nobody wrote, divergent barrier or warp primitive, crash | banksim's shadow memory | "
+       "compute-sanitizer: memcheck, racecheck, synccheck, initcheck |\n"
+       "| conflict-free | "
+    << pk.conflicts
+    << " | every shared-memory instruction at its ideal wavefronts (per "
+       "instruction, not averaged per line) | banksim's bank model | Nsight Compute's "
+       "per-instruction counters |\n"
+       "| speed-up | "
+    << pk.speed
+    << " | faster than the conflicting baseline (or close enough to a stated "
+       "ceiling: cudaMemcpy, cuBLAS) by the exercise's threshold | cost model: shared wavefronts "
+       "and global sectors | timed: median of 15, L2 flushed, same run as the reference |\n"
+       "| uses shared memory | "
+    << pk.uses_shared
+    << " | the data really flows through shared memory: at least a share "
+       "of the baseline's shared requests | banksim | Nsight Compute |\n\n"
+       "Host-code exercises (01) have two gates: builds "
+    << ph.builds << ", correct " << ph.correct << ".\n\n"
+    << "**Wrong code keeps only its build points.** A problem (a race, an out-of-bounds or "
+       "misaligned access, an uninitialised read, a divergent barrier, a crash) caps the exercise "
+       "at its build points, however fast the kernel. A wrong answer without a problem keeps the "
+       "build and no-problems points; the conflict, speed and shared-memory gates are skipped "
+       "(\"needs a correct kernel first\"). The report names the cause first and the failing size, "
+       "which changes every run: learning it gains nothing.\n\n"
+       "## Thresholds per exercise {#grading-thresholds}\n\n"
+       "The CPU speed gate is the baseline's modelled cost over yours; the GPU gate is measured "
+       "time, the reference's over yours, on the GPU named (other GPUs fall back to the CPU "
+       "model's gate, and the report says so).\n\n"
+       "| exercise | sizes (first: the CPU speed size) | CPU speed gate | GPU speed gate | "
+       "uses shared: at least |\n|---|---|---|---|---|\n";
+  for (const auto& e : grader::exercises()) {
+    if (e.kind != grader::ExerciseSpec::Kind::kKernel) continue;
+    std::string sizes;
+    for (const auto& sz : e.sizes) sizes += (sizes.empty() ? "" : ", ") + sz.label;
+    std::string gpu;
+    for (const course::GpuGate& gate : e.thresholds.gpu) {
+      gpu += (gpu.empty() ? "" : "<br>") + gate.gpu + ": " + fmt::format("{:g}", gate.min_ratio) +
+             "x " +
+             (e.thresholds.reference == course::SpeedReference::kBaseline
+                  ? "the baseline"
+                  : std::string(course::to_string(e.thresholds.reference))) +
+             " (" + gate.source + ")";
+    }
+    g << "| \\ref exercise-" << e.id << " \"" << e.id << "\" | " << sizes << " | "
+      << fmt::format("{:g}", e.thresholds.cpu_min_cost_ratio) << "x | "
+      << (gpu.empty() ? "CPU model's gate" : gpu) << " | "
+      << fmt::format("{:g}", e.thresholds.min_shared_fraction) << " x the baseline's requests |\n";
+  }
+  g << "\nWhere the thresholds come from, measured on an NVIDIA H200: the measurements pages "
+       "under \\ref reference \"Reference\". Where CPU and GPU mode disagree the GPU is right; "
+       "the known cases are listed in the student corpus (`tests/students/students.json`, "
+       "`known_gap`).\n";
+}
+
 void write_doc_pages(const fs::path& dir, bool instructor) {
   fs::create_directories(dir);
   std::ofstream ex(dir / "exercises.md");
   ex << "# Exercises {#exercises}\n\n"
         "Each exercise belongs to a lesson. Copy nothing: edit the file in `exercises/`, then run "
-        "`make grade EXERCISE=NN`. Every exercise is worth 100 points; the gates are explained "
-        "on the \\ref index \"front page\".\n\n";
+        "`make grade EXERCISE=NN`. Every exercise is worth 100 points; \\ref grading "
+        "\"How a submission is graded\" explains the gates, their points and thresholds.\n\n";
   for (const auto& e : grader::exercises()) {
     ex << "## " << e.id << " — " << e.title << " {#exercise-" << e.id << "}\n\n";
     ex << "Lesson: \\ref lesson-" << e.id << " \"" << e.slug << "\". File: `exercises/" << e.slug
@@ -493,6 +575,7 @@ void write_doc_pages(const fs::path& dir, bool instructor) {
          << e.hints[k] << "</details>\n\n";
     }
   }
+  write_grading_page(dir / "grading.md");
   if (!instructor) return;
   std::ofstream so(dir / "solutions.md");
   so << "# Solutions and grading specs (instructor edition) {#solutions}\n\n"
