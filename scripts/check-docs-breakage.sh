@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Negative control of the browser check: copies a built site, breaks a formula, an image, a link,
 # a code block (unhighlighted CUDA, typeset as math), the style, the search, a figure's caption,
-# a figure's width and the text column's width in lesson 02 on purpose, and requires
+# a figure's width, the text column's width and a command's label in lesson 02 on purpose, and requires
 # check-docs-browser.sh to report each of them.
 #   scripts/check-docs-breakage.sh HTML_DIR WORK_DIR
 set -euo pipefail
@@ -13,9 +13,10 @@ mkdir -p "$work"
 cp -r "$html" "$work/html"
 sed -i 's|<div class="contents">|<div class="contents"><p>broken: \\(\\frac{1}{\\)</p><img src="no-such-figure.svg" alt="x"><a href="no-such-page.html">x</a><div class="fragment"><div class="line">__global__ void k() { s\\[t\\] = 0; }</div></div>|' \
   "$work/html/lesson-02.html"
-# A figure whose caption is hidden, one wider than the page, a text column squeezed by a sidebar.
-sed -i -e '0,/<div class="caption">/s|<div class="caption">|<div class="caption" style="display:none">|' \
-  -e 's|<div class="contents">|<div class="contents"><img src="l02-column-read.svg" style="width:3000px">|' \
+# A command without its "run" label, a figure whose caption is hidden, one wider than the page, a text column squeezed by a sidebar.
+sed -i -e '0,/<div class="io-label">run<\/div>/s|<div class="io-label">run</div>||' \
+  -e '0,/<div class="caption">/s|<div class="caption">|<div class="caption" style="display:none">|' \
+  -e 's|<div class="contents">|<div class="contents"><img src="l02-column-read.svg" style="width:3000px;max-width:none">|' \
   -e 's|</head>|<style>div.contents { max-width: 150px; }</style></head>|' "$work/html/lesson-02.html"
 # ... and the site's set-up on that page: MathJax told to typeset code, no style, no search.
 sed -i -e 's|ignoreClass: "fragment"|ignoreClass: "none"|' -e '/doxygen-awesome.css/d' \
@@ -31,7 +32,7 @@ for want in "raw TeX left|MathJax error" "image does not load: no-such-figure.sv
   "broken link: no-such-page.html" "math typeset inside a code block" "CUDA code not highlighted" \
   "the site's style \(doxygen-awesome.css\) is not loaded" "no search" \
   "figure without a visible caption: l02-column-read.svg" "figure cut off at 390 px: l02-column-read.svg" \
-  "the text column is [0-9]+ of 390 px"; do
+  "the text column is [0-9]+ of 390 px" "command not labelled 'run'"; do
   if ! grep -Eq "FAIL lesson-02.html@[0-9]+: ($want)" "$work/out.txt"; then
     echo "check-docs-breakage: not reported: $want" >&2
     status=1

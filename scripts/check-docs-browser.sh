@@ -2,7 +2,8 @@
 # Opens every page of a built course site in headless Chromium and checks, after scripts ran:
 # the page loads, MathJax typeset every formula (no raw TeX left, no MathJax error) and nothing
 # inside a code block, CUDA code is highlighted, the search box and the site's style are there,
-# every image loads, every internal link (and #anchor) resolves, every lesson figure has a visible
+# every image loads, every internal link (and #anchor) resolves, every lesson command is labelled
+# "run", every lesson figure has a visible
 # caption and fits the page, and no console error was logged. Twice: every page at 1280 px, then
 # the course pages (front page, lessons, exercises, deploy) at a phone's 390 px, where the text
 # column must also keep most of the width. Screenshots of the front page, lessons 02 and 06 and
@@ -95,6 +96,18 @@ function check(doc, page) {
     }
     const r = img.getBoundingClientRect();
     if (r.width > 0 && r.right > view + 1) fails.push("figure cut off at " + width + " px: " + src + " ends at " + Math.round(r.right) + " px");
+  }
+  // Commands are labelled "run" (scripts/doxygen-md-filter.sh), outputs "you should see".
+  if (/^lesson-[0-9]+\.html$/.test(page)) {
+    for (const frag of doc.querySelectorAll("div.fragment")) {
+      const first = (frag.querySelector("div.line") || frag).textContent.trim();
+      if (!/^(build\/bin\/|make |for )/.test(first)) continue;
+      let prev = frag.previousElementSibling;
+      if (!prev || !prev.classList.contains("io-label") || !/run/i.test(prev.textContent)) {
+        fails.push("command not labelled 'run': " + first.slice(0, 50));
+        break;
+      }
+    }
   }
   const contents = doc.querySelector("div.contents");
   if (contents && width <= 600 && /^(index|lesson-[0-9]+|exercises|deploy)\.html$/.test(page)) {

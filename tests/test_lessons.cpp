@@ -1,7 +1,10 @@
 // The lessons are executable: every "Try it" command of lessons/*/README.md is run and its output
 // compared with the expected block that follows it (each expected line, whitespace-collapsed,
-// must appear in the output, in order); every figure is generated; every lesson has its parts.
+// must appear in the output, in order; a block that leaves lines out says so with
+// `<!-- expect shortened -->`, and the site labels it "shortened"); every figure is generated;
+// every lesson has its parts.
 // The README's own "Try" commands are checked the same way.
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -54,17 +57,19 @@ std::string run(const std::string& command) {
 struct Try {
   std::string command;
   std::vector<std::string> expected;
+  bool shortened = false;  ///< marked `<!-- expect shortened -->`: the block leaves lines out
 };
 
 std::vector<Try> tries(const std::string& md) {
   static const std::regex block(
-      R"(<!-- try -->\s*```sh\n([\s\S]*?)```\s*<!-- expect -->\s*```text\n([\s\S]*?)```)");
+      R"(<!-- try -->\s*```sh\n([\s\S]*?)```\s*<!-- expect( shortened)? -->\s*```text\n([\s\S]*?)```)");
   std::vector<Try> out;
   for (auto it = std::sregex_iterator(md.begin(), md.end(), block); it != std::sregex_iterator();
        ++it) {
     Try t;
     t.command = (*it)[1].str();
-    std::istringstream lines((*it)[2].str());
+    t.shortened = (*it)[2].matched;
+    std::istringstream lines((*it)[3].str());
     std::string line;
     while (std::getline(lines, line)) {
       if (!collapse(line).empty()) t.expected.push_back(collapse(line));
@@ -80,6 +85,16 @@ void check_try(const Try& t, const std::string& where) {
   std::vector<std::string> got;
   std::string line;
   while (std::getline(lines, line)) got.push_back(collapse(line));
+  // The block shows every line of the output, or says it does not.
+  const auto shown = static_cast<std::size_t>(
+      std::count_if(got.begin(), got.end(), [](const std::string& l) { return !l.empty(); }));
+  {
+    INFO(where << ": `" << t.command << "` prints " << shown << " lines, the block shows "
+               << t.expected.size()
+               << (t.shortened ? ", marked <!-- expect shortened -->: drop the marker"
+                               : ": mark the block <!-- expect shortened -->"));
+    CHECK((shown > t.expected.size()) == t.shortened);
+  }
   std::size_t at = 0;
   for (const std::string& want : t.expected) {
     bool found = false;
