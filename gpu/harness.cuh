@@ -10,6 +10,9 @@
 //   std::string error;
 //   if (!course::gpu::run_once(kernel, job, &error)) ...   // job.buffers now hold the results
 //   const double ms = course::gpu::median_ms_fresh(kernel, job);
+/// \file
+/// The course's GPU harness: checked CUDA calls, device buffers, fill and poison, timing, the
+/// generic Job.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -32,14 +35,17 @@
     }                                                                    \
   } while (0)
 
+/// The GPU side of the course (compiled by nvcc): harness, registry jobs, kernel table.
 namespace course::gpu {
 
 /// Device memory owned by one object (cudaMalloc / cudaFree).
 class DeviceBuffer {
  public:
+  /// cudaMalloc of `bytes` (at least 1); exits the program on a CUDA error.
   explicit DeviceBuffer(size_t bytes) : bytes_(bytes) {
     COURSE_CHECK_CUDA(cudaMalloc(&p_, std::max<size_t>(bytes, 1)));
   }
+  /// cudaFree of the memory.
   ~DeviceBuffer() { cudaFree(p_); }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
@@ -125,17 +131,19 @@ struct JobArg {
 
 /// One kernel call: geometry, the contents of every buffer before it, and its arguments.
 struct Job {
-  dim3 grid{1, 1, 1};
-  dim3 block{1, 1, 1};
-  size_t smem = 0;
+  dim3 grid{1, 1, 1};                               ///< blocks in the grid
+  dim3 block{1, 1, 1};                              ///< threads per block
+  size_t smem = 0;                                  ///< bytes of dynamic shared memory
   std::vector<std::vector<unsigned char>> buffers;  ///< before; run_once() stores the after
-  std::vector<JobArg> args;
+  std::vector<JobArg> args;                         ///< the kernel's arguments, in order
 };
 
 /// The job's buffers on the device, a pristine copy of their initial contents, and the
 /// parameter array cudaLaunchKernel takes.
 class DeviceJob {
  public:
+  /// Uploads every buffer twice (live and pristine), builds the parameters (ints as `int`),
+  /// then reset()s. Keeps a reference to `job`, which must outlive it.
   explicit DeviceJob(const Job& job) : job_(job) {
     for (const auto& h : job.buffers) {
       live_.emplace_back(new DeviceBuffer(h.size()));
@@ -156,6 +164,7 @@ class DeviceJob {
     }
     reset();
   }
+  /// Frees the job's device buffers.
   ~DeviceJob() {
     for (auto* b : live_) delete b;
     for (auto* b : pristine_) delete b;

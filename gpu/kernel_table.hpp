@@ -3,6 +3,8 @@
 // `course-registry kernel-table OUT ROOT` (CMake and scripts/gpu-measure.sh run it): each kernel
 // file is compiled as its own translation unit, in its own namespace, so no file's constants or
 // macros reach another.
+/// \file
+/// Pointers to every kernel the registry names, for the GPU programs (generated table).
 #pragma once
 
 #include <cstring>
@@ -17,7 +19,9 @@ struct KernelEntry {
   const void* (*handle)();  ///< the kernel's address
 };
 
+/// Every kernel the registry names (the generated table).
 extern const KernelEntry kKernelTable[];
+/// Number of entries of kKernelTable.
 extern const int kKernelTableSize;
 
 /// The handle of `kernel` in `file`, or nullptr when the registry names no such kernel.

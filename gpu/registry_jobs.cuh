@@ -2,6 +2,8 @@
 // benchmarks time: each exercise's baseline, solution and variants at its bench size, and the
 // lessons' demos. Shared by gpu/course_bench.cu (table and JSON) and gpu/bench_gpu.cu (Google
 // Benchmark), so the two time and check the same things the same way.
+/// \file
+/// The registry's workloads as GPU jobs, and every case the GPU benchmarks time.
 #pragma once
 
 #include <cmath>
@@ -87,12 +89,12 @@ inline std::string compare_outputs(const Workload& w, const Job& got, const Job&
 
 /// One thing the benchmarks time.
 struct Case {
-  std::string group;  ///< "ex04", "smem-stride"
-  std::string name;   ///< "transpose_tiled (solution)"
-  std::string role;   ///< baseline, solution, variant, demo
-  KernelRef kernel;
-  const Workload* workload = nullptr;
-  Size size;
+  std::string group;                   ///< "ex04", "smem-stride"
+  std::string name;                    ///< "transpose_tiled (solution)"
+  std::string role;                    ///< baseline, solution, variant, demo
+  KernelRef kernel;                    ///< the kernel timed
+  const Workload* workload = nullptr;  ///< how it is called (the exercise's or demo's workload)
+  Size size;                           ///< the size timed (or profiled)
   std::function<Launch(const Size&)> launch;  ///< the geometry for this kernel
   const ExerciseSpec* exercise = nullptr;     ///< null for demos
 };

@@ -12,6 +12,8 @@
 //   for (int lane = 0; lane < 32; ++lane) r.set_lane(lane, 33 * 4 * lane);  // tile[lane][0], 33
 //   cols bankmodel::Summary s = bankmodel::count_wavefronts(r);                   // s.wavefronts
 //   == 1
+/// \file
+/// The shared-memory bank model for compute capability 7.0-9.0 (rules R0-R6 of docs/bank-rules.md).
 #pragma once
 
 #include <array>
@@ -20,6 +22,7 @@
 #include <string>
 #include <vector>
 
+/// The shared-memory bank model: pure arithmetic on warp-level requests (docs/bank-rules.md).
 namespace bankmodel {
 
 /// Threads per warp; lane = linear thread id mod kWarpSize (R0).
@@ -81,11 +84,15 @@ class Request {
   static Request all_lanes(Op op, int width_bytes,
                            const std::array<std::uint64_t, kWarpSize>& offsets);
 
+  /// The operation given to the constructor.
   Op op() const { return op_; }
+  /// Access width in bytes per lane (1, 2, 4, 8 or 16).
   int width() const { return width_; }
   /// Bit t set when lane t is active.
   std::uint32_t active_mask() const { return active_; }
+  /// True when lane `lane` (0..31, not checked) is active.
   bool is_active(int lane) const { return ((active_ >> lane) & 1U) != 0; }
+  /// Number of active lanes (0..32).
   int active_count() const;
   /// Byte offset of lane t (meaningful only when the lane is active).
   std::uint64_t offset(int lane) const { return offsets_[static_cast<std::size_t>(lane)]; }
@@ -118,19 +125,19 @@ struct BankLoad {
 
 /// One phase of a request (R2, R3).
 struct Phase {
-  int first_lane = 0;
-  int last_lane = 0;
+  int first_lane = 0;  ///< first lane of the phase
+  int last_lane = 0;   ///< last lane of the phase (inclusive)
   int wavefronts = 0;  ///< W_p = max over banks of distinct words (0 when no lane is active)
-  std::array<BankLoad, kNumBanks> banks;
+  std::array<BankLoad, kNumBanks> banks;  ///< what each bank serves, indexed by bank number
   /// Bank with the most distinct words (the lowest such bank), or -1 when the phase is empty.
   int worst_bank() const;
 };
 
 /// Full breakdown of a request: the Summary plus every phase.
 struct Analysis {
-  Request request;
-  Summary summary;
-  std::vector<Phase> phases;
+  Request request;            ///< the analyzed request (a copy)
+  Summary summary;            ///< its totals, as count_wavefronts() returns them
+  std::vector<Phase> phases;  ///< every phase the request splits into (R2), in lane order
 };
 
 /// Totals only (fast path, no allocation). Implements R2-R4.

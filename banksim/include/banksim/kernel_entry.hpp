@@ -2,6 +2,8 @@
 // its parameter types (so the CLI and the grader can build arguments) and a trampoline that
 // calls it from an array of argument pointers. The stub banksim appends to a student's file
 // creates one per requested kernel with make_kernel_entry("name", &name).
+/// \file
+/// A type-erased handle on one kernel of a compiled .cu file: name, parameter types, trampoline.
 #pragma once
 
 #include <cstddef>
@@ -16,7 +18,7 @@ enum class ParamKind : std::uint8_t { kPointer, kSignedInt, kUnsignedInt, kFloat
 
 /// One kernel parameter.
 struct ParamInfo {
-  ParamKind kind;
+  ParamKind kind;              ///< what the parameter is
   std::uint32_t size;          ///< sizeof the parameter
   ParamKind pointee_kind;      ///< for pointers: what they point to
   std::uint32_t pointee_size;  ///< for pointers: sizeof the element (0 for void*)
@@ -25,15 +27,18 @@ struct ParamInfo {
 
 /// One kernel of a compiled module.
 struct KernelEntry {
-  const char* name;
-  void* function;
+  const char* name;  ///< the kernel's name in reports ("transpose_tile<1>")
+  void* function;    ///< the kernel function, type-erased
+  /// Calls `function` with its arguments, args[i] pointing at argument i.
   void (*invoke)(void* function, void** args);
-  int num_params;
-  const ParamInfo* params;
+  int num_params;           ///< number of parameters
+  const ParamInfo* params;  ///< num_params entries (plus an unused terminator)
 };
 
+/// Internal helpers of make_kernel_entry().
 namespace detail {
 
+/// The ParamKind of type T (enums count as integers).
 template <typename T>
 constexpr ParamKind kind_of() {
   if constexpr (std::is_pointer<T>::value) {
@@ -47,6 +52,7 @@ constexpr ParamKind kind_of() {
   }
 }
 
+/// sizeof(T), 0 for void.
 template <typename T>
 constexpr std::uint32_t size_of() {
   if constexpr (std::is_void<T>::value) {
@@ -56,6 +62,7 @@ constexpr std::uint32_t size_of() {
   }
 }
 
+/// The ParamInfo of a parameter of type T.
 template <typename T>
 constexpr ParamInfo param_info() {
   using Pointee = std::remove_pointer_t<T>;
@@ -67,10 +74,13 @@ constexpr ParamInfo param_info() {
   }
 }
 
+/// Parameter table and type-erased caller of a kernel with parameter types P.
 template <typename... P>
 struct Trampoline {
+  /// ParamInfo of each parameter, then a terminator (so that the array is never empty).
   static constexpr ParamInfo kParams[sizeof...(P) + 1] = {
       param_info<P>()..., ParamInfo{ParamKind::kOther, 0, ParamKind::kOther, 0, false}};
+  /// Calls `function` with *args[I] cast to the I-th parameter type.
   template <std::size_t... I>
 #if defined(__clang__)
   __attribute__((no_sanitize("address")))
@@ -82,6 +92,7 @@ struct Trampoline {
 #if defined(__clang__)
   __attribute__((no_sanitize("address")))
 #endif
+  /// KernelEntry::invoke for this parameter list.
   static void
   invoke(void* function, void** args) {
     call(function, args, std::index_sequence_for<P...>{});

@@ -2,6 +2,8 @@
 // It changes only what macros cannot: `extern __shared__ T x[];` (dynamic shared memory),
 // `static __shared__`, a red zone before every `__shared__` variable, and `k<<<g, b, s>>>(...)`.
 // Every replacement stays on its line, and a `#line 1 "FILE"` keeps the student's line numbers.
+/// \file
+/// The small source rewrite that lets clang compile a .cu file as host C++.
 #pragma once
 
 #include <string>
@@ -11,9 +13,9 @@ namespace banksim {
 
 /// A `__global__` function found in a source file.
 struct KernelDecl {
-  std::string name;  ///< "transpose_padded"
-  int line = 0;      ///< 1-based line of the name
-  bool is_template = false;
+  std::string name;          ///< "transpose_padded"
+  int line = 0;              ///< 1-based line of the name
+  bool is_template = false;  ///< declared as a template (`template <...> __global__ ...`)
   std::string params;  ///< the parameter list as written, "(float* out, const float* in, int n)"
 };
 

@@ -6,6 +6,9 @@
 // It knows nothing of files or grading: Module (banksim.hpp) compiles a .cu file and calls
 // run_kernel() with the module's shared-memory layout; results come back with raw program
 // counters that Module turns into source lines.
+/// \file
+/// The emulator's engine: runs one kernel launch on the CPU, traces its accesses and finds
+/// problems.
 #pragma once
 
 #include <cstddef>
@@ -17,46 +20,47 @@
 #include "banksim/cuda_types.hpp"
 #include "banksim/kernel_entry.hpp"
 
+/// The emulator's engine, below Module: runs launches and reports raw program counters.
 namespace banksim::rt {
 
 /// A block-shared variable of the module, by offset in the module's shared arena.
 struct SharedVar {
-  std::string name;       ///< short name ("tile"), or "dynamic shared memory"
-  std::string qualified;  ///< demangled full name ("transpose(float*, ...)::tile")
-  std::uint32_t offset = 0;
-  std::uint32_t size = 0;
-  bool dynamic = false;  ///< the extern __shared__ area: its usable size is the launch's smem
+  std::string name;          ///< short name ("tile"), or "dynamic shared memory"
+  std::string qualified;     ///< demangled full name ("transpose(float*, ...)::tile")
+  std::uint32_t offset = 0;  ///< byte offset of the variable from the arena's start
+  std::uint32_t size = 0;    ///< its size in bytes (its symbol's size)
+  bool dynamic = false;      ///< the extern __shared__ area: its usable size is the launch's smem
 };
 
 /// Where the module's shared memory is: one contiguous arena of variables and red zones.
 struct ModuleLayout {
-  std::uintptr_t arena_lo = 0;
-  std::uint32_t arena_size = 0;
-  std::vector<SharedVar> vars;
+  std::uintptr_t arena_lo = 0;   ///< address of the arena in the loaded module
+  std::uint32_t arena_size = 0;  ///< its size in bytes
+  std::vector<SharedVar> vars;   ///< the module's shared variables (red zones left out)
 };
 
 /// Per-instruction statistics (one program counter, one piece of a split access).
 struct SiteStats {
-  std::uint64_t pc = 0;
+  std::uint64_t pc = 0;   ///< program counter of the instruction
   std::uint16_t sub = 0;  ///< piece index when one access was split (memcpy, misaligned)
-  bankmodel::Op op = bankmodel::Op::kLoad;
-  int bytes = 0;
-  int var = -1;  ///< index in ModuleLayout::vars of the first access
-  std::uint64_t requests = 0;
-  std::uint64_t wavefronts = 0;
-  std::uint64_t ideal = 0;
-  int worst_excess = -1;
+  bankmodel::Op op = bankmodel::Op::kLoad;  ///< load, store or atomic
+  int bytes = 0;                            ///< access width in bytes
+  int var = -1;                             ///< index in ModuleLayout::vars of the first access
+  std::uint64_t requests = 0;               ///< warp-level requests
+  std::uint64_t wavefronts = 0;             ///< wavefronts they took, summed
+  std::uint64_t ideal = 0;                  ///< their conflict-free minimum, summed
+  int worst_excess = -1;                    ///< excess of `worst` (-1 before the first request)
   bankmodel::Request worst{bankmodel::Op::kLoad, 4};  ///< the request with most excess
 };
 
 /// Per-instruction global-memory statistics: warp requests to device buffers and the 32-byte
 /// sectors they touch (what the GPU's L1 asks of L2; ncu's "L2 Theoretical Sectors Global").
 struct GlobalSiteStats {
-  std::uint64_t pc = 0;
+  std::uint64_t pc = 0;                     ///< program counter of the instruction
   bankmodel::Op op = bankmodel::Op::kLoad;  ///< kLoad or kStore (atomics count as stores)
-  int bytes = 0;
-  std::uint64_t requests = 0;
-  std::uint64_t sectors = 0;
+  int bytes = 0;                            ///< access width in bytes
+  std::uint64_t requests = 0;               ///< warp-level requests
+  std::uint64_t sectors = 0;                ///< 32-byte sectors they touched, summed
   std::uint64_t ideal = 0;  ///< sectors if the active lanes' bytes were contiguous and aligned
   std::uint64_t lines = 0;  ///< distinct 128-byte lines per request (the L1's wavefronts)
   /// Sectors no earlier load of the same warp touched since its last barrier (loads; what an L1
@@ -66,36 +70,38 @@ struct GlobalSiteStats {
 
 /// A problem found while running, before symbolisation.
 struct RawProblem {
-  std::string kind;  ///< race, out_of_bounds, uninitialized_read, barrier_divergence, ...
-  bool warning = false;
-  std::uint64_t pc = 0;
+  std::string kind;            ///< race, out_of_bounds, uninitialized_read, barrier_divergence, ...
+  bool warning = false;        ///< a warning, not an error
+  std::uint64_t pc = 0;        ///< program counter of the access or barrier
   std::uint64_t other_pc = 0;  ///< the other access of a race, the other barrier
-  uint3 block{0, 0, 0};
-  uint3 thread{0, 0, 0};
-  uint3 other_thread{0, 0, 0};
-  bool has_other_thread = false;
-  int var = -1;
-  std::string message;
-  std::uint64_t count = 1;
+  uint3 block{0, 0, 0};        ///< block of the thread involved
+  uint3 thread{0, 0, 0};       ///< thread index of the thread involved
+  uint3 other_thread{0, 0, 0};    ///< the other thread, when has_other_thread
+  bool has_other_thread = false;  ///< other_thread is meaningful
+  int var = -1;                   ///< index in ModuleLayout::vars, -1 if none
+  std::string message;            ///< what happened, in words
+  std::uint64_t count = 1;        ///< occurrences (same kind, pc and other_pc)
 };
 
+/// Geometry and limits of one run_kernel() (LaunchConfig, already validated by Module).
 struct RunOptions {
-  dim3 grid;
-  dim3 block;
-  std::size_t dynamic_smem = 0;
-  double timeout_s = 5.0;
+  dim3 grid;                     ///< blocks in the grid
+  dim3 block;                    ///< threads per block
+  std::size_t dynamic_smem = 0;  ///< bytes of dynamic shared memory
+  double timeout_s = 5.0;        ///< wall-clock limit in seconds
 };
 
+/// What one run_kernel() found, with raw program counters.
 struct RunResult {
-  std::vector<SiteStats> sites;
-  std::vector<GlobalSiteStats> global_sites;
-  std::vector<RawProblem> problems;
-  bool completed = true;
-  std::string abort_reason;  ///< why the launch stopped early (timeout, wild pointer, ...)
-  std::uint64_t traced_shared = 0;
+  std::vector<SiteStats> sites;               ///< shared-memory statistics per instruction
+  std::vector<GlobalSiteStats> global_sites;  ///< global-memory statistics per instruction
+  std::vector<RawProblem> problems;           ///< problems, in the order first seen
+  bool completed = true;                      ///< false when the launch stopped early
+  std::string abort_reason;         ///< why the launch stopped early (timeout, wild pointer, ...)
+  std::uint64_t traced_shared = 0;  ///< shared-memory accesses traced
   bool global_sectors_partial = false;  ///< some global accesses were not counted (see engine)
-  std::uint64_t threads = 0;
-  double seconds = 0.0;
+  std::uint64_t threads = 0;            ///< CUDA threads run, over all blocks run
+  double seconds = 0.0;                 ///< wall-clock time of the run
 };
 
 /// Runs one launch. Not reentrant: one launch at a time per process.
@@ -105,6 +111,7 @@ RunResult run_kernel(const ModuleLayout& layout, const KernelEntry& entry, void*
 /// Device memory: a zero-filled buffer with guard zones on both sides, registered so that
 /// kernel accesses outside every buffer are reported instead of crashing.
 void* device_alloc(std::size_t bytes);
+/// Frees a buffer from device_alloc(); null and unknown pointers are ignored.
 void device_free(void* pointer);
 
 /// Largest dynamic shared memory a launch may ask for (227 KiB, as on sm_90).
@@ -115,6 +122,7 @@ inline constexpr unsigned kMaxThreadsPerBlock = 1024;
 /// Called when the process must stop at once (hard timeout, crash), with a one-line reason,
 /// after the message is printed and before _exit: lets the CLI write its JSON report.
 using EmergencyHandler = void (*)(const char* kind, const char* message, std::uint64_t pc);
+/// Installs the handler emergency stops call (null: none).
 void set_emergency_handler(EmergencyHandler handler);
 
 /// The program counter of the last traced access (0 if none): for crash and hang messages.

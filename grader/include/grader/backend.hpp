@@ -3,6 +3,8 @@
 // and returns the validated protocol::Report plus how the process ended. What a backend can do
 // is described by its Capabilities (time, profile, sanitize, counter tolerance), never by a mode
 // string. The judge never sees how a kernel runs.
+/// \file
+/// How a kernel gets run: the Backend interface, the worker job and how the worker process ended.
 #pragma once
 
 #include <array>
@@ -35,11 +37,11 @@ struct WorkerJob {
 
 /// How the worker process ended, and what it reported.
 struct WorkerOutcome {
-  bool started = false;
+  bool started = false;     ///< the worker process was started
   bool timed_out = false;   ///< killed by the grader's time limit
   int exit_status = 0;      ///< or 128 + signal
   std::string output_tail;  ///< the child's stdout and stderr, last few KiB
-  double seconds = 0.0;
+  double seconds = 0.0;     ///< wall-clock time of the process
   protocol::Report report;  ///< validated frames from the report pipe
   /// Set when hardware counters were asked for and could not be read (the profiler's message):
   /// the gates that need them then say so instead of judging an empty profile.
@@ -53,7 +55,7 @@ struct WorkerOutcome {
 
 /// Time and memory limits of one worker process.
 struct Limits {
-  double seconds = 120.0;
+  double seconds = 120.0;  ///< time limit in seconds (the sandbox applies it to CPU and wall time)
   std::size_t memory_bytes = std::size_t{8} << 30;  ///< address-space limit; 0 = none
 };
 
@@ -69,8 +71,10 @@ struct Capabilities {
   bool sites_have_lines = true;  ///< sites name source lines (not SASS instructions)
 };
 
+/// A way to run worker jobs: banksim on the CPU, or the course's GPU worker.
 class Backend {
  public:
+  /// Virtual: backends are owned through Backend pointers.
   virtual ~Backend() = default;
   /// What it can do.
   virtual Capabilities capabilities() const = 0;

@@ -2,6 +2,8 @@
 // sizes with a secret seed and poisoned outputs, problems, conflicts, speed, anti-bypass. The
 // judge computes every verdict itself from the validated reports a Backend returns; each gate is
 // one small function of grader/src/gates.cpp, listed in one table.
+/// \file
+/// Grading one exercise of one submission: the gates, their verdicts and scores.
 #pragma once
 
 #include <filesystem>
@@ -10,6 +12,7 @@
 
 #include "grader/backend.hpp"
 
+/// The autograder: submission policy, sandbox, backends, the judge and its reports.
 namespace grader {
 
 /// The gates, in the order they are judged and shown.
@@ -23,35 +26,40 @@ int gate_points(const ExerciseSpec& spec, GateId id);
 
 /// One gate of one exercise.
 struct Gate {
-  GateId id = GateId::kBuilds;
-  std::string name;  ///< gate_name(id)
-  int score = 0;
-  int max_score = 0;
-  bool passed = false;
-  bool skipped = false;  ///< not evaluated (an earlier gate failed, or not applicable)
-  std::string reason;    ///< one line: why it failed / what it measured
-  std::string detail;    ///< more (compiler output, bank diagram) for VERBOSE and results.json
+  GateId id = GateId::kBuilds;  ///< which gate
+  std::string name;             ///< gate_name(id)
+  int score = 0;                ///< max_score when passed, else 0
+  int max_score = 0;            ///< the points the exercise gives this gate
+  bool passed = false;          ///< the gate passed
+  bool skipped = false;         ///< not evaluated (an earlier gate failed, or not applicable)
+  std::string reason;           ///< one line: why it failed / what it measured
+  std::string detail;  ///< more (compiler output, bank diagram) for VERBOSE and results.json
 };
 
+/// The verdict on one exercise of one submission: every gate, in order, and the table's figures.
 struct ExerciseResult {
-  const ExerciseSpec* spec = nullptr;
-  std::string mode;    ///< the backend's name: cpu / gpu
-  bool timed = false;  ///< the speed gate timed kernels (else: the bank model's ratio)
-  std::vector<Gate> gates;
-  double seconds = 0.0;
+  const ExerciseSpec* spec = nullptr;  ///< the exercise graded
+  std::string mode;                    ///< the backend's name: cpu / gpu
+  bool timed = false;       ///< the speed gate timed kernels (else: the bank model's ratio)
+  std::vector<Gate> gates;  ///< its gates in GateId order (host exercises: builds, correct)
+  double seconds = 0.0;     ///< wall-clock time grading took
   /// Figures for the table: "32.0-way -> 1.0" style conflict summary and the speed-up.
   std::string conflicts_summary;
-  std::string speedup_summary;
+  std::string speedup_summary;  ///< the speed gate's summary, "-" when it has none
   /// Labels of the sizes drawn from the secret seed ("n=19"): platforms hide them until the
   /// due date (a student who saw them could special-case them).
   std::vector<std::string> secret_sizes;
   /// The student's kernel time at the timed size, ms (GPU mode; -1 otherwise): leaderboards.
   double kernel_ms = -1.0;
+  /// Sum of the gates' scores.
   int score() const;
+  /// Sum of the gates' max_score.
   int max_score() const;
+  /// The gate called `name` (see gate_name()), or nullptr.
   const Gate* gate(const std::string& name) const;
 };
 
+/// How grade_exercise() grades.
 struct JudgeOptions {
   std::uint64_t seed = 0;          ///< 0: a fresh secret seed from std::random_device
   bool verbose = false;            ///< add bank diagrams of the worst line

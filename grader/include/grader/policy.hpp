@@ -6,6 +6,8 @@
 // intrinsics, printf). Checked twice: on the source text (named by line, before compiling) and on
 // the compiled object (init/fini arrays and undefined symbols), so that macros cannot hide it.
 // Plain C++17, no dependencies: the sandboxed worker links it too.
+/// \file
+/// The submission policy, checked before anything of a student's file runs.
 #pragma once
 
 #include <filesystem>

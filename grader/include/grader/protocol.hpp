@@ -13,6 +13,8 @@
 // The grader never reads a file the worker could write: everything it trusts arrives through
 // the pipe, and decode() validates it against the request (indices, sizes, JSON shape).
 // Header-only, nlohmann-json only, so nvcc builds the GPU worker with it on a bare machine.
+/// \file
+/// The worker protocol: what the grader asks a worker process and what the worker reports back.
 #pragma once
 
 #include <unistd.h>
@@ -24,6 +26,7 @@
 #include <string>
 #include <vector>
 
+/// The worker protocol between the judge and its worker processes (JSON).
 namespace grader::protocol {
 
 /// A kernel argument: a buffer's device pointer, or an int.
@@ -34,82 +37,82 @@ struct Arg {
 
 /// One launch: geometry, buffer sizes (contents in runK_bufJ.in), arguments.
 struct RunSpec {
-  std::array<unsigned, 3> grid{1, 1, 1};
-  std::array<unsigned, 3> block{1, 1, 1};
-  std::size_t smem = 0;
-  double timeout_s = 10.0;                ///< banksim's own time limit for this launch
-  std::vector<std::size_t> buffer_bytes;  ///< one per buffer
-  std::vector<Arg> args;
+  std::array<unsigned, 3> grid{1, 1, 1};   ///< blocks in the grid, x y z
+  std::array<unsigned, 3> block{1, 1, 1};  ///< threads per block, x y z
+  std::size_t smem = 0;                    ///< bytes of dynamic shared memory
+  double timeout_s = 10.0;                 ///< banksim's own time limit for this launch
+  std::vector<std::size_t> buffer_bytes;   ///< one per buffer
+  std::vector<Arg> args;                   ///< the kernel's arguments, in order
 };
 
 /// What the worker is asked to do.
 struct Request {
-  std::string kind = "kernel";  ///< "kernel" or "host"
-  std::string file;             ///< absolute path of the .cu / .cpp file
-  std::string kernel;           ///< kernel or extern "C" function name
-  std::vector<std::string> include_dirs;
-  std::vector<RunSpec> runs;
-  bool timed = false;  ///< GPU: also time each run (median of 15)
+  std::string kind = "kernel";            ///< "kernel" or "host"
+  std::string file;                       ///< absolute path of the .cu / .cpp file
+  std::string kernel;                     ///< kernel or extern "C" function name
+  std::vector<std::string> include_dirs;  ///< passed to the compiler as -I
+  std::vector<RunSpec> runs;              ///< the launches, in order
+  bool timed = false;                     ///< GPU: also time each run (median of 15)
   /// GPU, timed runs: also time a ceiling the same way, in the same process: "memcpy" (device to
   /// device, ceiling_bytes) or "sgemm" (cuBLAS, row-major C = A B^T of ceiling_mnk); "" none.
   std::string ceiling;
-  std::size_t ceiling_bytes = 0;
-  std::array<long long, 3> ceiling_mnk{0, 0, 0};
+  std::size_t ceiling_bytes = 0;                  ///< bytes the "memcpy" ceiling copies
+  std::array<long long, 3> ceiling_mnk{0, 0, 0};  ///< M, N, K of the "sgemm" ceiling
   std::size_t host_cases = 0;  ///< host exercises: cases in host_cases.in (32 int64 each)
 };
 
 /// One shared-memory access site (banksim: a source line and access; GPU: a SASS instruction).
 struct Site {
-  std::string file;
-  int line = 0;
-  int column = 0;        ///< of the access in its line (0: unknown); one site per access
-  std::string source;    ///< the source line, or the SASS instruction
-  std::string variable;  ///< the __shared__ variable, when known
-  std::string op;        ///< load, store, atomic, atomic-loop
-  int bytes = 4;         ///< access width
-  std::uint64_t requests = 0;
-  std::uint64_t wavefronts = 0;
-  std::uint64_t ideal = 0;
+  std::string file;              ///< source file
+  int line = 0;                  ///< source line (0: unknown)
+  int column = 0;                ///< of the access in its line (0: unknown); one site per access
+  std::string source;            ///< the source line, or the SASS instruction
+  std::string variable;          ///< the __shared__ variable, when known
+  std::string op;                ///< load, store, atomic, atomic-loop
+  int bytes = 4;                 ///< access width
+  std::uint64_t requests = 0;    ///< warp-level requests
+  std::uint64_t wavefronts = 0;  ///< wavefronts they took, summed
+  std::uint64_t ideal = 0;       ///< their conflict-free minimum, summed
   /// The worst request seen: its op, width and each lane's byte offset (-1: inactive).
   bool has_worst = false;
-  std::string worst_op = "load";
-  int worst_width = 4;
-  std::array<long long, 32> worst_offsets{};
+  std::string worst_op = "load";              ///< the worst request's op
+  int worst_width = 4;                        ///< its access width in bytes
+  std::array<long long, 32> worst_offsets{};  ///< each lane's byte offset, -1: inactive
 };
 
 /// One global-memory access site: its warp requests to device buffers and the 32-byte sectors
 /// they touch (banksim: a source line and access; GPU: an LDG/STG with ncu's theoretical sectors).
 struct GlobalSite {
-  std::string file;
-  int line = 0;
-  int column = 0;
-  std::string source;
-  std::string op;  ///< load or store
-  int bytes = 4;
-  std::uint64_t requests = 0;
-  std::uint64_t sectors = 0;
-  std::uint64_t ideal = 0;
-  std::uint64_t lines = 0;  ///< 128-byte lines (L1 wavefronts; ncu: L1 tag requests)
-  std::uint64_t fresh = 0;  ///< sectors not loaded earlier by the warp (GPU: = sectors)
+  std::string file;            ///< source file
+  int line = 0;                ///< source line (0: unknown)
+  int column = 0;              ///< of the access in its line (0: unknown)
+  std::string source;          ///< the source line, or the SASS instruction
+  std::string op;              ///< load or store
+  int bytes = 4;               ///< access width
+  std::uint64_t requests = 0;  ///< warp-level requests
+  std::uint64_t sectors = 0;   ///< 32-byte sectors they touched, summed
+  std::uint64_t ideal = 0;     ///< sectors if the requests' bytes were contiguous and aligned
+  std::uint64_t lines = 0;     ///< 128-byte lines (L1 wavefronts; ncu: L1 tag requests)
+  std::uint64_t fresh = 0;     ///< sectors not loaded earlier by the warp (GPU: = sectors)
 };
 
 /// A problem found while running (race, out_of_bounds, crash, timeout, ...).
 struct Issue {
-  std::string kind;
+  std::string kind;                ///< race, out_of_bounds, crash, timeout, ...
   std::string severity = "error";  ///< error or warning
-  std::string file;
-  int line = 0;
-  int other_line = 0;  ///< the other access of a race, when known
-  std::string message;
+  std::string file;                ///< source file
+  int line = 0;                    ///< source line (0: unknown)
+  int other_line = 0;              ///< the other access of a race, when known
+  std::string message;             ///< what happened, in words
 };
 
 /// The outcome of one run.
 struct RunReport {
-  bool completed = false;
-  std::string abort_reason;
-  std::vector<Site> sites;
-  std::vector<GlobalSite> global_sites;
-  std::vector<Issue> issues;
+  bool completed = false;                           ///< the launch ran to its end
+  std::string abort_reason;                         ///< why it stopped early, when it did
+  std::vector<Site> sites;                          ///< shared-memory access sites
+  std::vector<GlobalSite> global_sites;             ///< global-memory access sites
+  std::vector<Issue> issues;                        ///< problems found
   double median_ms = -1.0;                          ///< GPU timing, when asked for
   double ceiling_ms = -1.0;                         ///< the request's ceiling, timed alike
   std::vector<std::vector<unsigned char>> buffers;  ///< contents after the run (kBuffer frames)
@@ -117,25 +120,27 @@ struct RunReport {
 
 /// Whether the file compiled and loaded.
 struct CompileReport {
-  bool received = false;
-  bool ok = false;
+  bool received = false;    ///< a kCompile frame arrived
+  bool ok = false;          ///< the file compiled and loaded
   std::string message;      ///< "file.cu:12: error: ..."
   std::string diagnostics;  ///< the compiler's full output
 };
 
 /// Everything a worker reported, after validation.
 struct Report {
-  CompileReport compile;
-  std::vector<RunReport> runs;     ///< one per requested run (empty ones if not reported)
-  std::vector<bool> run_received;  ///< which runs sent a kRun frame
-  std::vector<std::int32_t> host_results;
-  std::vector<std::string> rejected;  ///< frames refused by validation, and why
+  CompileReport compile;                   ///< the compile result
+  std::vector<RunReport> runs;             ///< one per requested run (empty ones if not reported)
+  std::vector<bool> run_received;          ///< which runs sent a kRun frame
+  std::vector<std::int32_t> host_results;  ///< host exercises: one result per case (kHost frame)
+  std::vector<std::string> rejected;       ///< frames refused by validation, and why
 };
 
+/// Frame types of the report pipe: compile result, run report (JSON), one buffer, host results.
 enum FrameType : std::uint32_t { kCompile = 1, kRun = 2, kBuffer = 3, kHost = 4 };
 
 // ---- JSON ---------------------------------------------------------------------------------------
 
+/// A request as JSON (request_from_json() reads it back).
 inline nlohmann::json to_json(const Request& r) {
   nlohmann::json j = {{"kind", r.kind},
                       {"file", r.file},
@@ -163,6 +168,7 @@ inline nlohmann::json to_json(const Request& r) {
   return j;
 }
 
+/// Reads a request; throws nlohmann::json's exceptions on a missing key or wrong type.
 inline Request request_from_json(const nlohmann::json& j) {
   Request r;
   r.kind = j.at("kind").get<std::string>();
@@ -190,6 +196,7 @@ inline Request request_from_json(const nlohmann::json& j) {
   return r;
 }
 
+/// A site as JSON; the worst request, when there is one, as "worst" (inactive lanes null).
 inline nlohmann::json to_json(const Site& s) {
   nlohmann::json j = {
       {"file", s.file},         {"line", s.line},         {"source", s.source},
@@ -210,6 +217,8 @@ inline bool known_op(const std::string& op) {
   return op == "load" || op == "store" || op == "atomic" || op == "atomic-loop";
 }
 
+/// Reads and validates a site. @throws std::runtime_error for an unknown op or a worst request
+/// with a bad width or lane offset.
 inline Site site_from_json(const nlohmann::json& j) {
   Site s;
   s.file = j.value("file", "");
@@ -246,6 +255,7 @@ inline Site site_from_json(const nlohmann::json& j) {
   return s;
 }
 
+/// An issue as JSON (other_line only when known).
 inline nlohmann::json to_json(const Issue& i) {
   nlohmann::json j = {{"kind", i.kind},
                       {"severity", i.severity},
@@ -256,6 +266,7 @@ inline nlohmann::json to_json(const Issue& i) {
   return j;
 }
 
+/// Reads an issue; missing keys take their defaults.
 inline Issue issue_from_json(const nlohmann::json& j) {
   Issue i;
   i.kind = j.value("kind", "");
@@ -267,12 +278,15 @@ inline Issue issue_from_json(const nlohmann::json& j) {
   return i;
 }
 
+/// A global site as JSON.
 inline nlohmann::json to_json(const GlobalSite& s) {
   return {{"file", s.file},   {"line", s.line},   {"column", s.column},     {"source", s.source},
           {"op", s.op},       {"bytes", s.bytes}, {"requests", s.requests}, {"sectors", s.sectors},
           {"ideal", s.ideal}, {"lines", s.lines}, {"fresh", s.fresh}};
 }
 
+/// Reads and validates a global site. @throws std::runtime_error for an unknown op, a bad width
+/// or impossible sector counts.
 inline GlobalSite global_site_from_json(const nlohmann::json& j) {
   GlobalSite s;
   s.file = j.value("file", "");
@@ -306,6 +320,7 @@ inline nlohmann::json to_json(const RunReport& r) {
   return j;
 }
 
+/// Reads a run report (without buffers), validating its sites.
 inline RunReport run_report_from_json(const nlohmann::json& j) {
   RunReport r;
   r.completed = j.at("completed").get<bool>();

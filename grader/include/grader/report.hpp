@@ -1,5 +1,8 @@
 // grader/report.hpp - what grading produces: the terminal table, results.json in Gradescope's
 // format, PrairieLearn's format, JUnit XML, and the class gradebook CSV.
+/// \file
+/// What grading produces: terminal table, Gradescope and PrairieLearn results, JUnit XML, gradebook
+/// CSV.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -10,13 +13,16 @@
 
 namespace grader {
 
+/// The grading of one submission: every exercise graded, and how.
 struct SubmissionResult {
-  std::string name;              ///< the submission folder (a student, or "exercises")
-  std::string mode_description;  ///< Backend::describe()
-  nlohmann::json facts;          ///< Backend::facts()
-  std::vector<ExerciseResult> exercises;
-  double seconds = 0.0;
+  std::string name;                       ///< the submission folder (a student, or "exercises")
+  std::string mode_description;           ///< Backend::describe()
+  nlohmann::json facts;                   ///< Backend::facts()
+  std::vector<ExerciseResult> exercises;  ///< one per exercise graded
+  double seconds = 0.0;                   ///< wall-clock time of the whole grading
+  /// Sum of the exercises' scores.
   int score() const;
+  /// Sum of the exercises' max_score().
   int max_score() const;
 };
 

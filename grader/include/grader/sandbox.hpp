@@ -20,6 +20,8 @@
 // When the grader runs as root, the sandbox runs as host uid `SandboxSpec::sandbox_uid` (so that
 // RLIMIT_NPROC counts only its processes): rw_dir is chowned to that uid, and ro_paths, argv[0]
 // and their parent folders must be readable by it (world-readable, o+rx).
+/// \file
+/// Running one untrusted program in a bubblewrap sandbox with limits, a timeout and capped output.
 #pragma once
 
 #include <cstddef>
@@ -83,9 +85,9 @@ struct SandboxResult {
   /// True when wall_seconds passed and the run was killed.
   bool timed_out = false;
   /// Captured output, raw bytes (not necessarily UTF-8), at most output_cap plus the note each.
-  std::string stdout_text, stderr_text;
+  std::string stdout_text, stderr_text;  ///< stderr_text: stderr, as stdout_text
   /// True when the matching stream was cut at output_cap.
-  bool stdout_cut = false, stderr_cut = false;
+  bool stdout_cut = false, stderr_cut = false;  ///< stderr_cut: stderr was cut
   /// Wall-clock duration of the run.
   double seconds = 0;
   /// Empty when the program was started; otherwise why it was not (bwrap missing, sandbox
@@ -101,7 +103,9 @@ struct SandboxResult {
 ///    write what root owns (the results) nor read what others may not, nor signal or trace the
 ///    grader; unlike kBwrap it sees the file system as any other user does and has the network.
 enum class Isolation { kBwrap, kUid };
+/// Sets the isolation every later run_sandboxed() uses (process-wide; default kBwrap).
 void set_isolation(Isolation isolation);
+/// The isolation set by set_isolation().
 Isolation isolation();
 
 /// True when student code can be isolated: bubblewrap is installed and a trial sandbox runs

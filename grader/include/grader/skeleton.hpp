@@ -11,6 +11,8 @@
 //     course_todo("TODO(exNN.K)");
 // (`course_todo("TODO(exNN.K)");` alone when the block has no SKELETON lines): code that compiles
 // and fails loudly when run.
+/// \file
+/// Generating the student's skeletons from the instructors' solutions (BEGIN/END SOLUTION blocks).
 #pragma once
 
 #include <filesystem>
@@ -19,9 +21,10 @@
 
 namespace grader {
 
+/// What make_skeleton() made of one solution file.
 struct SkeletonResult {
-  std::string text;
-  int blocks = 0;
+  std::string text;  ///< the skeleton: each solution block replaced by its TODO and SKELETON lines
+  int blocks = 0;    ///< BEGIN SOLUTION blocks found
   std::vector<std::string> errors;  ///< "file:line: BEGIN SOLUTION without END SOLUTION"
 };
 

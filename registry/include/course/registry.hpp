@@ -8,6 +8,9 @@
 // script (scripts/fidelity.sh via `course-registry banksim-runs`) and the generated kernel-pointer
 // table (`course-registry kernel-table`). The library is plain C++17 with no dependencies, so nvcc
 // compiles it on a bare GPU machine too. Adding an exercise: see CONTRIBUTING.md.
+/// \file
+/// The course registry: every exercise (files, kernels, workloads, gate thresholds) and lesson
+/// demo.
 #pragma once
 
 #include <cstddef>
@@ -17,6 +20,7 @@
 #include <string>
 #include <vector>
 
+/// The course registry: the facts about every exercise and kernel, and their checks.
 namespace course {
 
 /// Element type of a buffer (float4 buffers are kF32 with 4 floats per element).
@@ -27,9 +31,9 @@ std::size_t elem_bytes(Elem e);
 /// A problem size. Unused fields are 0; each workload says what n, m and k mean for it.
 struct Size {
   std::string label;  ///< shown in reasons and tables: "n=70", "m=n=k=128"
-  long long n = 0;
-  long long m = 0;
-  long long k = 0;
+  long long n = 0;    ///< size parameter n (0: unused)
+  long long m = 0;    ///< size parameter m (0: unused)
+  long long k = 0;    ///< size parameter k (0: unused)
 };
 
 /// A kernel parameter that is a device buffer.
@@ -78,8 +82,8 @@ struct Workload {
   std::function<void(const Size&, Buffers&)> reference;
   /// "" when the kernels accept this size, else why not (the kernels check it too).
   std::function<std::string(const Size&)> precondition;
-  double tolerance_abs = 0.0;  ///< |got - want| <= abs + rel * |want|
-  double tolerance_rel = 0.0;
+  double tolerance_abs = 0.0;               ///< |got - want| <= abs + rel * |want|
+  double tolerance_rel = 0.0;               ///< relative tolerance (see tolerance_abs)
   Rate rate = Rate::kDeviceBytes;           ///< what `work` counts
   std::function<double(const Size&)> work;  ///< bytes or flops of one launch
 };
@@ -94,12 +98,13 @@ struct Variant {
 
 /// Points of each gate (an exercise is worth their sum, the same in CPU and GPU mode).
 struct Points {
-  int builds = 10;
-  int correct = 40;
-  int no_problems = 15;
-  int conflicts = 20;
-  int speed = 10;
-  int uses_shared = 5;
+  int builds = 10;       ///< builds: the file passes the submission policy and compiles
+  int correct = 40;      ///< correct: outputs match the reference at every size
+  int no_problems = 15;  ///< no_problems: no race, out-of-bounds access or other problem
+  int conflicts = 20;    ///< conflicts: no bank-conflicting shared-memory access
+  int speed = 10;        ///< speed: fast enough against the reference (Thresholds)
+  int uses_shared = 5;   ///< uses_shared: enough shared-memory traffic (anti-bypass)
+  /// What the exercise is worth: the sum of the gates' points.
   int total() const { return builds + correct + no_problems + conflicts + speed + uses_shared; }
 };
 
@@ -109,6 +114,7 @@ enum class SpeedReference {
   kMemcpy,    ///< cudaMemcpy device to device of the output's bytes: memcpy ms / student ms
   kSgemm,     ///< cuBLAS SGEMM (pedantic fp32) of the same m, n, k: cuBLAS ms / student ms
 };
+/// "baseline", "cudaMemcpy" or "cuBLAS SGEMM".
 const char* to_string(SpeedReference r);
 
 /// One row of an exercise's GPU gate table: measured on one GPU model.
@@ -128,7 +134,7 @@ struct Thresholds {
   /// `reference` run in the same process; one row per GPU model measured. On a GPU without a row
   /// the gate falls back to the cost model on the GPU's own counters, and says so.
   SpeedReference reference = SpeedReference::kBaseline;
-  std::vector<GpuGate> gpu;
+  std::vector<GpuGate> gpu;  ///< the GPU speed gate's rows, one per GPU model measured
   /// Anti-bypass: student shared load and store requests >= this fraction of the baseline's.
   double min_shared_fraction = 0.25;
   /// The row for a device name, or nullptr.
@@ -142,6 +148,7 @@ struct Thresholds {
 
 /// One exercise: lessons/SLUG/, exercises/SLUG/FILE, solutions/SLUG/FILE.
 struct ExerciseSpec {
+  /// What the student writes.
   enum class Kind {
     kKernel,  ///< a CUDA kernel, run under banksim or on the GPU
     kHost     ///< a host C++ function (exercise 01), checked against the bank model
@@ -150,29 +157,29 @@ struct ExerciseSpec {
   std::string slug;     ///< "04-padding-transpose": the folder in lessons/, exercises/, solutions/
   std::string title;    ///< "The padding fix: tiled matrix transpose"
   std::string summary;  ///< for README's course table: "the tiled matrix transpose"
-  Kind kind = Kind::kKernel;
-  std::string file;    ///< the student's file, relative to the exercise folder
-  std::string kernel;  ///< kernel (or extern "C" host function) under test
-  KernelRef baseline;  ///< the conflicting kernel the exercise starts from (same signature)
-  Workload workload;   ///< buffers, arguments, launch, inputs, reference
+  Kind kind = Kind::kKernel;  ///< kernel or host exercise
+  std::string file;           ///< the student's file, relative to the exercise folder
+  std::string kernel;         ///< kernel (or extern "C" host function) under test
+  KernelRef baseline;         ///< the conflicting kernel the exercise starts from (same signature)
+  Workload workload;          ///< buffers, arguments, launch, inputs, reference
   /// Sizes checked for correctness; sizes[0] is also the one measured for conflicts and speed.
   std::vector<Size> sizes;
   /// More sizes drawn with the grader's secret seed (a student cannot learn them in advance):
   /// the judge adds `random_sizes` of them to the correctness runs and checks conflicts there
   /// too. Each satisfies the workload's precondition. Empty: none.
   std::function<Size(std::mt19937_64&)> random_size;
-  int random_sizes = 0;
+  int random_sizes = 0;  ///< how many sizes random_size draws per grading
   /// GPU mode: a size that fills the GPU, at which baseline and student are timed.
   Size gpu_timing_size;
   /// The benchmarks' size (gpu/course_bench.cu, gpu/bench_gpu.cu); the lessons quote it.
   Size bench_size;
   std::vector<Variant> variants;  ///< more kernels of this workload that the benchmarks time
-  Thresholds thresholds;
-  std::string conflict_hint;  ///< what to try when the conflict gate fails
+  Thresholds thresholds;          ///< the gates' thresholds
+  std::string conflict_hint;      ///< what to try when the conflict gate fails
   /// Three hints, each giving away more: a nudge, the bank arithmetic, the fix's shape
   /// (`make hint EXERCISE=NN LEVEL=k`, and folded on the exercises page).
   std::vector<std::string> hints;
-  Points points;
+  Points points;       ///< the gates' points
   int host_cases = 0;  ///< host exercises: how many random cases are checked
 
   /// The reference solution: solutions/SLUG/FILE, `kernel`.

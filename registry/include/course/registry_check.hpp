@@ -1,6 +1,8 @@
 // course/registry_check.hpp - what must hold for every entry of the registry, checked against
 // the files of a checkout: the checklist of CONTRIBUTING.md ("Adding an exercise") as code. Used
 // by tests/test_registry.cpp and `course-registry check`.
+/// \file
+/// What must hold for every registry entry, checked against the files of a checkout.
 #pragma once
 
 #include <filesystem>
