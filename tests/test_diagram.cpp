@@ -88,3 +88,40 @@ TEST_CASE("text picture of the column read names bank 0 and all lanes", "[diagra
   CHECK(padded.find("worst:") == std::string::npos);
   CHECK(padded.find("bank   0  1  2  3") != std::string::npos);
 }
+
+TEST_CASE("the tile picture shows the column in one bank, and the padded diagonal", "[diagram]") {
+  // float tile[32][32], lane t reads tile[t][0]: 32 cells of column 0, each labelled with its
+  // lane and coloured 32-way; 992 untouched cells keep their bank number. (The legend adds one
+  // swatch of each colour.)
+  const std::string naive =
+      bankmodel::render_tile_svg(column_read(32), {32, 32, 0}, "tile[32][32]");
+  save("tile-column-read.svg", naive);
+  CHECK(count(naive, "fill=\"#b71c1c\"/><text") == 32 + 1);  // 32-way red per touched word
+  CHECK(count(naive, ">t0</text>") == 1);
+  CHECK(count(naive, ">t31</text>") == 1);
+  CHECK(count(naive, "fill=\"#9e9e9e\">") == 32 * 32 - 32);
+  // float tile[32][33], the same column: a diagonal of 32 banks, every word green.
+  const std::string padded = bankmodel::render_tile_svg(column_read(33), {32, 33, 0}, "");
+  save("tile-padded.svg", padded);
+  CHECK(count(padded, "fill=\"#2e7d32\"/><text") == 32 + 1);
+  CHECK(count(padded, "fill=\"#b71c1c\"/><text") == 0 + 1);
+  // Drawn with too few rows, the words left out are said, not silently dropped.
+  const std::string cut = bankmodel::render_tile_svg(column_read(32), {8, 32, 0}, "");
+  CHECK(cut.find("24 words lie outside the picture") != std::string::npos);
+  // A 16-byte request covers 4 cells per lane.
+  bankmodel::Request v(bankmodel::Op::kLoad, 16);
+  for (int t = 0; t < bankmodel::kWarpSize; ++t) v.set_lane(t, 128U * static_cast<unsigned>(t));
+  const std::string wide = bankmodel::render_tile_svg(bankmodel::analyze(v), {32, 32, 0}, "");
+  CHECK(count(wide, ">t5</text>") == 4);
+}
+
+TEST_CASE("a 4-phase request is drawn 2x2, not 4 panels wide", "[diagram]") {
+  bankmodel::Request v(bankmodel::Op::kLoad, 16);
+  for (int t = 0; t < bankmodel::kWarpSize; ++t) v.set_lane(t, 128U * static_cast<unsigned>(t));
+  const std::string svg = bankmodel::render_svg(bankmodel::analyze(v), "float4 column");
+  std::smatch m;
+  REQUIRE(std::regex_search(svg, m, std::regex("width=\"(\\d+)\" height=\"(\\d+)\"")));
+  CHECK(std::stoi(m[1].str()) <= 700);   // two panels across
+  CHECK(std::stoi(m[2].str()) >= 1100);  // two rows of 32 banks
+  CHECK(count(svg, "class=\"phase\"") == 4);
+}

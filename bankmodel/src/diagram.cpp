@@ -19,6 +19,12 @@ constexpr int kMargin = 16;
 constexpr int kHeaderHeight = 64;  // title + caption
 constexpr int kPanelTitleHeight = 22;
 constexpr int kLegendHeight = 34;
+constexpr int kPanelsPerRow = 2;  // 4-phase requests are drawn 2x2, so the picture stays narrow
+constexpr int kPanelRowGap = 18;
+// The tile picture: one cell per 4-byte word.
+constexpr int kCellWidth = 26;
+constexpr int kCellHeight = 17;
+constexpr int kTileLabelWidth = 44;  // "row 31" on the left
 
 std::string escape_xml(const std::string& s) {
   std::string out;
@@ -79,10 +85,12 @@ const char* conflict_colour(int words) {
 
 std::string render_svg(const Analysis& a, const std::string& title) {
   const int panels = static_cast<int>(a.phases.size());
-  const int width =
-      std::max(kMinWidth, 2 * kMargin + panels * kPanelWidth + (panels - 1) * kPanelGap);
-  const int body_top = kMargin + kHeaderHeight + kPanelTitleHeight;
-  const int height = body_top + kNumBanks * kRowPitch + kLegendHeight + kMargin;
+  const int cols = std::min(panels, kPanelsPerRow);
+  const int rows = (panels + kPanelsPerRow - 1) / kPanelsPerRow;
+  const int panel_height = kPanelTitleHeight + kNumBanks * kRowPitch;
+  const int width = std::max(kMinWidth, 2 * kMargin + cols * kPanelWidth + (cols - 1) * kPanelGap);
+  const int height = kMargin + kHeaderHeight + rows * panel_height + (rows - 1) * kPanelRowGap +
+                     kLegendHeight + kMargin;
   std::ostringstream svg;
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
       << "\" viewBox=\"0 0 " << width << " " << height
@@ -101,7 +109,9 @@ std::string render_svg(const Analysis& a, const std::string& title) {
 
   for (int p = 0; p < panels; ++p) {
     const Phase& phase = a.phases[static_cast<std::size_t>(p)];
-    const int x0 = kMargin + p * (kPanelWidth + kPanelGap);
+    const int x0 = kMargin + (p % kPanelsPerRow) * (kPanelWidth + kPanelGap);
+    const int body_top = kMargin + kHeaderHeight +
+                         (p / kPanelsPerRow) * (panel_height + kPanelRowGap) + kPanelTitleHeight;
     const int lanes = phase.last_lane - phase.first_lane + 1;
     const double lane_pitch = static_cast<double>(kNumBanks * kRowPitch) / lanes;
     const int bank_x = x0 + kPanelWidth - kBankBoxWidth;
@@ -154,6 +164,104 @@ std::string render_svg(const Analysis& a, const std::string& title) {
     svg << "<rect x=\"" << lx << "\" y=\"" << ly - 9 << "\" width=\"12\" height=\"12\" fill=\""
         << conflict_colour(counts[i]) << "\"/><text x=\"" << lx + 16 << "\" y=\"" << ly + 1 << "\">"
         << labels[i] << "</text>\n";
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+std::string render_tile_svg(const Analysis& a, const TileShape& shape, const std::string& title) {
+  const int rows = std::max(1, shape.rows);
+  const int cols = std::max(1, shape.cols);
+  const int grid_left = kMargin + kTileLabelWidth;
+  const int grid_top = kMargin + kHeaderHeight + 18;  // room for the column numbers
+  const int width = std::max(kMinWidth, grid_left + cols * kCellWidth + kMargin);
+  const int height = grid_top + rows * kCellHeight + kLegendHeight + 18 + kMargin;
+  // The lanes and the bank load (distinct words in its bank, in its phase) of every word touched.
+  struct Touch {
+    int lane = -1;
+    int lanes = 0;
+    int bank_words = 0;
+  };
+  std::vector<Touch> touched(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols));
+  std::size_t outside = 0;
+  for (const Phase& phase : a.phases) {
+    for (int lane = phase.first_lane; lane <= phase.last_lane; ++lane) {
+      if (!a.request.is_active(lane)) continue;
+      const std::uint64_t off = a.request.offset(lane);
+      for (int w = 0; w < std::max(1, a.request.width() / kBankBytes); ++w) {
+        const std::uint64_t byte = off + static_cast<std::uint64_t>(w) * kBankBytes;
+        if (byte < shape.base || (byte - shape.base) / kBankBytes >= touched.size()) {
+          ++outside;
+          continue;
+        }
+        const std::uint64_t word = (byte - shape.base) / kBankBytes;
+        Touch& t = touched[word];
+        if (t.lane < 0) t.lane = lane;
+        ++t.lanes;
+        const int bank = static_cast<int>((byte / kBankBytes) % kNumBanks);
+        t.bank_words = static_cast<int>(phase.banks[static_cast<std::size_t>(bank)].words.size());
+      }
+    }
+  }
+  std::ostringstream svg;
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" viewBox=\"0 0 " << width << " " << height
+      << "\" font-family=\"DejaVu Sans Mono, monospace\" font-size=\"9\">\n";
+  svg << "<title>" << escape_xml(title.empty() ? caption(a) : title + ": " + caption(a))
+      << "</title>\n";
+  svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  const std::size_t max_chars = static_cast<std::size_t>(width - 2 * kMargin) / 9;
+  const std::string shown =
+      title.size() > max_chars ? title.substr(0, max_chars - 3) + "..." : title;
+  svg << "<text x=\"" << kMargin << "\" y=\"" << kMargin + 16
+      << "\" font-size=\"15\" font-weight=\"bold\">" << escape_xml(shown) << "</text>\n";
+  svg << "<text x=\"" << kMargin << "\" y=\"" << kMargin + 40 << "\" font-size=\"12\">"
+      << escape_xml(caption(a)) << "</text>\n";
+  svg << "<text x=\"" << kMargin << "\" y=\"" << kMargin + 58 << "\" font-size=\"11\">"
+      << "the shared array as " << rows << " rows of " << cols
+      << " words: each cell is one 4-byte word, its number the bank</text>\n";
+  for (int c = 0; c < cols; ++c) {
+    svg << "<text x=\"" << grid_left + c * kCellWidth + kCellWidth / 2 << "\" y=\"" << grid_top - 5
+        << "\" text-anchor=\"middle\" fill=\"#757575\">" << c << "</text>\n";
+  }
+  for (int r = 0; r < rows; ++r) {
+    const int y = grid_top + r * kCellHeight;
+    svg << "<text x=\"" << kMargin << "\" y=\"" << y + 12 << "\" fill=\"#757575\">row " << r
+        << "</text>\n";
+    for (int c = 0; c < cols; ++c) {
+      const std::uint64_t word = static_cast<std::uint64_t>(r) * static_cast<std::uint64_t>(cols) +
+                                 static_cast<std::uint64_t>(c);
+      const int bank = static_cast<int>((shape.base / kBankBytes + word) % kNumBanks);
+      const Touch& t = touched[word];
+      const int x = grid_left + c * kCellWidth;
+      if (t.lane < 0) {
+        // Untouched: a light tint per bank, so the banks' diagonals show.
+        svg << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << kCellWidth - 1
+            << "\" height=\"" << kCellHeight - 1 << "\" fill=\"hsl(" << bank * 360 / kNumBanks
+            << ",45%,93%)\"/><text x=\"" << x + kCellWidth / 2 << "\" y=\"" << y + 12
+            << "\" text-anchor=\"middle\" fill=\"#9e9e9e\">" << bank << "</text>\n";
+      } else {
+        svg << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << kCellWidth - 1
+            << "\" height=\"" << kCellHeight - 1 << "\" fill=\"" << conflict_colour(t.bank_words)
+            << "\"/><text x=\"" << x + kCellWidth / 2 << "\" y=\"" << y + 12
+            << "\" text-anchor=\"middle\" fill=\"white\" font-weight=\"bold\">"
+            << (t.lanes > 1 ? "*" : "") << "t" << t.lane << "</text>\n";
+      }
+    }
+  }
+  const int ly = height - kMargin - 12;
+  svg << "<text x=\"" << kMargin << "\" y=\"" << ly - 16 << "\" font-size=\"11\">"
+      << "tN: the word lane N touches (*: several lanes, one broadcast word), coloured by the "
+         "distinct words its bank serves in that phase"
+      << (outside > 0 ? "; " + std::to_string(outside) + " words lie outside the picture" : "")
+      << "</text>\n";
+  const int counts[] = {1, 2, 4, 8, 32};
+  const char* labels[] = {"1 word", "2 words", "3-4", "5-8", "9+ (k-way)"};
+  for (int i = 0; i < 5; ++i) {
+    const int lx = kMargin + i * 92;
+    svg << "<rect x=\"" << lx << "\" y=\"" << ly - 9 << "\" width=\"12\" height=\"12\" fill=\""
+        << conflict_colour(counts[i]) << "\"/><text x=\"" << lx + 16 << "\" y=\"" << ly + 1
+        << "\" font-size=\"10\">" << labels[i] << "</text>\n";
   }
   svg << "</svg>\n";
   return svg.str();

@@ -594,6 +594,8 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
       l.op = s.op;
       l.bytes = s.bytes;
       l.variable = s.var >= 0 ? impl_->layout.vars[static_cast<std::size_t>(s.var)].name : "";
+      l.variable_offset =
+          s.var >= 0 ? impl_->layout.vars[static_cast<std::size_t>(s.var)].offset : 0;
       report.lines.push_back(l);
     }
     LineStats& l = report.lines[it->second];

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <iostream>
 #include <random>
+#include <regex>
 
 #include "bankmodel/diagram.hpp"
 #include "banksim/banksim.hpp"
@@ -113,7 +114,7 @@ banksim::Arg make_arg(const banksim::ParamInfo& p, const std::string& text, int 
 int profile(const std::string& file, const std::string& kernel, const std::string& grid,
             const std::string& block, std::size_t smem, const std::vector<std::string>& arg_texts,
             const std::string& json_path, int diagram_line, const std::string& svg_path,
-            double timeout, unsigned long long seed) {
+            const std::string& tile, double timeout, unsigned long long seed) {
   g_json_path = json_path;
   g_kernel = kernel;
   banksim::rt::set_emergency_handler(write_emergency_json);
@@ -171,7 +172,25 @@ int profile(const std::string& file, const std::string& kernel, const std::strin
       if (!svg_path.empty()) {
         std::ofstream svg(svg_path);
         if (!svg) throw banksim::UsageError("cannot write --svg " + svg_path);
-        svg << bankmodel::render_svg(a, title);
+        if (tile.empty()) {
+          svg << bankmodel::render_svg(a, title);
+        } else {
+          // --tile ROWSxCOLS[+BYTE]: the shared array itself, with the words this request touches.
+          static const std::regex shape(R"((\d+)x(\d+)(?:\+(\d+))?)");
+          std::smatch m;
+          if (!std::regex_match(tile, m, shape)) {
+            throw banksim::UsageError("--tile " + tile +
+                                      ": expected ROWSxCOLS or ROWSxCOLS+BYTE, e.g. 32x33");
+          }
+          bankmodel::TileShape t;
+          t.rows = std::stoi(m[1].str());
+          t.cols = std::stoi(m[2].str());
+          t.base = m[3].matched ? std::stoull(m[3].str()) : worst->variable_offset;
+          if (t.rows < 1 || t.cols < 1 || t.rows > 256 || t.cols > 256) {
+            throw banksim::UsageError("--tile " + tile + ": 1 to 256 rows and words per row");
+          }
+          svg << bankmodel::render_tile_svg(a, t, title);
+        }
       }
     }
   }
@@ -195,6 +214,7 @@ int main(int argc, char** argv) {
   std::string json_path;
   int diagram_line = 0;
   std::string svg_path;
+  std::string tile;
   double timeout = 5.0;
   unsigned long long seed = 1;
   prof->add_option("file", file, "the .cu file")->required();
@@ -208,12 +228,16 @@ int main(int argc, char** argv) {
   prof->add_option("--json", json_path, "also write the report as JSON");
   prof->add_option("--diagram", diagram_line, "show the bank picture of this line's worst request");
   prof->add_option("--svg", svg_path, "with --diagram: write the picture as SVG");
+  prof->add_option("--tile", tile,
+                   "with --svg: draw the line's shared array as ROWSxCOLS words (e.g. 32x33) with "
+                   "the words the request touches (+BYTE: start at that byte of shared memory "
+                   "instead of the array's first)");
   prof->add_option("--timeout", timeout, "seconds before a hanging kernel is stopped (5)");
   prof->add_option("--seed", seed, "seed of the random input buffers (1)");
   CLI11_PARSE(app, argc, argv);
   try {
     return profile(file, kernel, grid, block, smem, arg_texts, json_path, diagram_line, svg_path,
-                   timeout, seed);
+                   tile, timeout, seed);
   } catch (const banksim::CompileError& e) {
     std::cerr << "banksim: " << file << " does not compile: " << e.what() << "\n";
     if (!e.diagnostics().empty()) std::cerr << e.diagnostics();

@@ -10,6 +10,9 @@
 // A module is the student's .cu file compiled by clang++ as host C++ (see cuda_host.hpp) into
 // a shared object, with every load and store traced; launching a kernel runs every CUDA thread
 // of the grid on the CPU (runtime.hpp).
+/// \file
+/// The emulator's C++ API: compile a .cu file into a Module, launch its kernels, read the
+/// LaunchReport.
 #pragma once
 
 #include <cstdint>
@@ -26,14 +29,18 @@
 #include "banksim/kernel_entry.hpp"
 #include "banksim/rewrite.hpp"
 
+/// The emulator: compiles a .cu file as host C++ and runs its kernels on the CPU, every access
+/// traced.
 namespace banksim {
 
 /// The student's file did not compile. what() is a short summary naming the file and line;
 /// diagnostics() has clang's full output.
 class CompileError : public std::runtime_error {
  public:
+  /// `summary` becomes what(); `diagnostics` is clang's full output.
   CompileError(const std::string& summary, std::string diagnostics)
       : std::runtime_error(summary), diagnostics_(std::move(diagnostics)) {}
+  /// Clang's full output for the failed compile.
   const std::string& diagnostics() const { return diagnostics_; }
 
  private:
@@ -47,6 +54,7 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// How Module::compile() compiles and loads a .cu file.
 struct CompileOptions {
   /// Kernels to make launchable; template instances as written ("transpose_tile<1>").
   std::vector<std::string> kernels;
@@ -66,15 +74,22 @@ struct CompileOptions {
 /// ends are reported. Move-only.
 class DeviceBuffer {
  public:
+  /// Allocates `bytes` zero-filled bytes between guard zones.
   explicit DeviceBuffer(std::size_t bytes);
+  /// Frees the memory (rt::device_free()).
   ~DeviceBuffer();
+  /// Takes over `other`'s memory; `other` is left empty (null, 0 bytes).
   DeviceBuffer(DeviceBuffer&& other) noexcept;
+  /// Frees this buffer's memory, then takes over `other`'s; `other` is left empty.
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
+  /// Start of the usable memory (the address kernels see); null once moved from.
   void* data() const { return data_; }
+  /// Usable size in bytes, as allocated (guard zones not counted).
   std::size_t bytes() const { return bytes_; }
+  /// data() as a `T*`.
   template <typename T>
   T* as() const {
     return static_cast<T*>(data_);
@@ -88,9 +103,11 @@ class DeviceBuffer {
 /// One kernel argument: a device buffer (passed as its pointer) or a scalar (up to 16 bytes).
 class Arg {
  public:
+  /// The buffer's data() pointer, passed as a pointer argument.
   Arg(const DeviceBuffer& buffer);  // NOLINT(google-explicit-constructor): reads naturally
   template <typename T, typename = std::enable_if_t<std::is_trivially_copyable<T>::value &&
                                                     !std::is_pointer<T>::value>>
+  /// A scalar argument: the bytes of `value` (a trivially copyable non-pointer, <= 16 bytes).
   static Arg scalar(T value) {
     static_assert(sizeof(T) <= 16, "scalar kernel arguments are at most 16 bytes");
     Arg a;
@@ -101,8 +118,11 @@ class Arg {
   /// A raw pointer argument (e.g. nullptr, or into a buffer).
   static Arg pointer(void* p);
 
+  /// The argument's bytes, as the kernel trampoline reads them.
   void* storage() { return bytes_; }
+  /// Size of the argument in bytes (a pointer's size for buffers and pointers).
   std::size_t size() const { return size_; }
+  /// True for a buffer or pointer() argument, false for a scalar().
   bool is_buffer() const { return is_buffer_; }
 
  private:
@@ -112,30 +132,34 @@ class Arg {
   bool is_buffer_ = false;
 };
 
+/// Launch geometry and limits of one Module::launch().
 struct LaunchConfig {
-  dim3 grid;
-  dim3 block;
-  std::size_t dynamic_smem = 0;
-  double timeout_s = 5.0;
+  dim3 grid;                     ///< blocks in the grid (each dimension at least 1)
+  dim3 block;                    ///< threads per block (at most 1024, z <= 64)
+  std::size_t dynamic_smem = 0;  ///< bytes of dynamic (`extern __shared__`) shared memory
+  double timeout_s = 5.0;        ///< wall-clock limit in seconds; the launch stops after it
 };
 
 /// Shared-memory traffic of one access in the source: one line and column (all instructions of
 /// that access with the same kind and width; a line holding two accesses has two).
 struct LineStats {
-  std::string file;
-  int line = 0;
+  std::string file;    ///< source file of the access
+  int line = 0;        ///< 1-based source line (0 when unknown)
   int column = 0;      ///< of the access in its line (clang's debug info; 0 when unknown)
   std::string source;  ///< the line's text, trimmed
-  bankmodel::Op op = bankmodel::Op::kLoad;
-  int bytes = 0;
-  std::string variable;  ///< the shared variable accessed (first seen)
-  std::uint64_t requests = 0;
-  std::uint64_t wavefronts = 0;
-  std::uint64_t ideal = 0;
+  bankmodel::Op op = bankmodel::Op::kLoad;  ///< load, store or atomic
+  int bytes = 0;                            ///< access width in bytes
+  std::string variable;                     ///< the shared variable accessed (first seen)
+  std::uint32_t variable_offset = 0;  ///< its byte offset, the origin of `worst`'s lane offsets
+  std::uint64_t requests = 0;         ///< warp-level requests, summed over the launch
+  std::uint64_t wavefronts = 0;       ///< wavefronts they took (bankmodel::Summary), summed
+  std::uint64_t ideal = 0;            ///< their conflict-free minimum, summed
   bankmodel::Request worst{bankmodel::Op::kLoad, 4};  ///< its request with the most excess
+  /// Average wavefronts per request (0 when there is none).
   double wavefronts_per_request() const {
     return requests == 0 ? 0.0 : static_cast<double>(wavefronts) / static_cast<double>(requests);
   }
+  /// Average ideal wavefronts per request (0 when there is none).
   double ideal_per_request() const {
     return requests == 0 ? 0.0 : static_cast<double>(ideal) / static_cast<double>(requests);
   }
@@ -149,17 +173,18 @@ struct LineStats {
 /// requests to device buffers and the 32-byte sectors they touch. A request of 32 lanes reading
 /// consecutive floats touches 4 sectors (its ideal); with a stride of 32 floats, 32.
 struct GlobalLineStats {
-  std::string file;
-  int line = 0;
-  int column = 0;
-  std::string source;
+  std::string file;                         ///< source file of the access
+  int line = 0;                             ///< 1-based source line (0 when unknown)
+  int column = 0;                           ///< of the access in its line (0 when unknown)
+  std::string source;                       ///< the line's text, trimmed
   bankmodel::Op op = bankmodel::Op::kLoad;  ///< kLoad or kStore
-  int bytes = 0;
-  std::uint64_t requests = 0;
-  std::uint64_t sectors = 0;
-  std::uint64_t ideal = 0;
+  int bytes = 0;                            ///< access width in bytes
+  std::uint64_t requests = 0;               ///< warp-level requests, summed over the launch
+  std::uint64_t sectors = 0;                ///< 32-byte sectors they touched, summed
+  std::uint64_t ideal = 0;  ///< sectors if each request's bytes were contiguous and aligned
   std::uint64_t lines = 0;  ///< distinct 128-byte lines, summed over requests
   std::uint64_t fresh = 0;  ///< loads: sectors the warp had not loaded since its last barrier
+  /// Average sectors per request (0 when there is none).
   double sectors_per_request() const {
     return requests == 0 ? 0.0 : static_cast<double>(sectors) / static_cast<double>(requests);
   }
@@ -169,33 +194,34 @@ struct GlobalLineStats {
 struct Problem {
   std::string kind;  ///< race, out_of_bounds, misaligned, uninitialized_read, barrier_divergence,
                      ///< same_value_write (warning), timeout, crash
-  bool warning = false;
-  std::string file;
-  int line = 0;
-  int other_line = 0;  ///< the other access of a race / the other barrier (0 if none)
-  std::string variable;
-  uint3 block{0, 0, 0};
-  uint3 thread{0, 0, 0};
-  bool has_other_thread = false;
-  uint3 other_thread{0, 0, 0};
-  std::string message;
-  std::uint64_t count = 1;  ///< how many times it happened (same kind and lines)
+  bool warning = false;           ///< a warning, not an error (see LaunchReport::error_count())
+  std::string file;               ///< source file where it happened
+  int line = 0;                   ///< 1-based source line (0 when unknown)
+  int other_line = 0;             ///< the other access of a race / the other barrier (0 if none)
+  std::string variable;           ///< the shared variable involved, empty if none
+  uint3 block{0, 0, 0};           ///< block of the (first) thread involved
+  uint3 thread{0, 0, 0};          ///< thread index of the (first) thread involved
+  bool has_other_thread = false;  ///< other_thread is meaningful
+  uint3 other_thread{0, 0, 0};    ///< the other thread of a race or divergent barrier
+  std::string message;            ///< what happened, in words
+  std::uint64_t count = 1;        ///< how many times it happened (same kind and lines)
   /// "column.cu:42: race: ... (block (0,0,0), threads (1,0,0) and (0,0,0); also line 40)"
   std::string to_string() const;
 };
 
+/// Everything one Module::launch() found: per-access statistics, problems, totals.
 struct LaunchReport {
-  std::string kernel;
-  LaunchConfig config;
+  std::string kernel;                         ///< the kernel launched, as named to launch()
+  LaunchConfig config;                        ///< the configuration it ran with
   std::vector<LineStats> lines;               ///< sorted by line, then loads before stores
   std::vector<GlobalLineStats> global_lines;  ///< device-buffer accesses, sorted the same way
   bool global_sectors_partial = false;        ///< very long global loops were counted in part
-  std::vector<Problem> problems;
-  bool completed = true;
-  std::string abort_reason;
-  std::uint64_t traced_shared_accesses = 0;
-  std::uint64_t threads = 0;
-  double seconds = 0.0;
+  std::vector<Problem> problems;              ///< problems found, in the order first seen
+  bool completed = true;                      ///< false when the launch stopped early
+  std::string abort_reason;  ///< why it stopped early (timeout, ...); empty otherwise
+  std::uint64_t traced_shared_accesses = 0;  ///< shared-memory accesses traced (all threads)
+  std::uint64_t threads = 0;                 ///< CUDA threads run, over all blocks run
+  double seconds = 0.0;                      ///< wall-clock time of the run
 
   /// Problems that are errors (not warnings).
   std::size_t error_count() const;
@@ -212,8 +238,11 @@ class Module {
  public:
   /// Compiles `cu_file` (cached by content). @throws CompileError, UsageError.
   static Module compile(const std::filesystem::path& cu_file, const CompileOptions& options);
+  /// Unloads the compiled shared object (if it was loaded).
   ~Module();
+  /// Takes over the other module (defaulted move).
   Module(Module&&) noexcept;
+  /// Takes over the other module (defaulted move).
   Module& operator=(Module&&) noexcept;
 
   /// Kernels declared in the file (found in the source text).
