@@ -14,6 +14,8 @@
 #   make skeletons       regenerate exercises/ from solutions/ (instructors)
 #   make docs            the course site with Doxygen: build/docs/html/index.html
 #       EDITION=instructor   with solutions and grading specs: build/docs-instructor/html
+#   make explorer        rebuild docs/explorer/bankmodel.js (the bank model in WebAssembly, for the
+#                        site's bank explorer; needs emscripten) after changing bankmodel/
 #   make docs-check      the site checked in headless Chromium at 1280 and 390 px; report and
 #                        screenshots (front page, lessons 02 and 06, exercises) in build/docs-check/
 #   make gradescope      build/dist/gradescope/autograder.zip (Gradescope's autograder)
@@ -39,7 +41,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build test bench grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container test-catch2-v3 docs-check deps-test deps-build deps-grade deps-docs deps-bench
+.PHONY: all build test bench grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container test-catch2-v3 docs-check explorer deps-test deps-build deps-grade deps-docs deps-bench
 
 all: build
 
@@ -92,6 +94,10 @@ EDITION ?= student
 docs: deps-docs $(BUILD_DIR)/build.ninja
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target banksim grade grade_worker >/dev/null
 	@scripts/build-docs.sh $(EDITION) $(BUILD_DIR)
+
+# The site's bank explorer: the bank model compiled to WebAssembly (needs Debian's emscripten).
+explorer:
+	@scripts/build-explorer.sh
 
 # The site in headless Chromium at 1280 and 390 px (see scripts/check-docs-browser.sh); its report
 # and screenshots in build/docs-check/.

@@ -60,6 +60,7 @@ pagename() { # the page name Doxygen gives a Markdown file without a {#label}
   done
 } >"$out/pages/4-reference.md"
 mv "$out/pages/exercises.md" "$out/pages/2-exercises.md"
+cp docs/explorer/explorer.md "$out/pages/2b-explorer.md"  # after Exercises in the sidebar
 awesome=/usr/share/doxygen-awesome-css
 if [ ! -f "$awesome/doxygen-awesome.css" ]; then
   echo "build-docs: the site's style is missing: apt-get install doxygen-awesome-css" >&2

@@ -6,7 +6,8 @@
 # "run", every lesson figure has a visible
 # caption and fits the page, and no console error was logged. Twice: every page at 1280 px, then
 # the course pages (front page, lessons, exercises, deploy) at a phone's 390 px, where the text
-# column must also keep most of the width. Screenshots of the front page, lessons 02 and 06 and
+# column must also keep most of the width. The bank explorer must start and show, for typed
+# expressions, the wavefronts the native bank model (bankdiagram) computes. Screenshots of the front page, lessons 02 and 06 and
 # the exercises page at both widths go to OUT_DIR/shots/.
 #   [DOCS_CHECK_PAGES="a.html ..."] scripts/check-docs-browser.sh HTML_DIR OUT_DIR
 set -euo pipefail
@@ -21,9 +22,30 @@ rm -rf "$out"
 mkdir -p "$out"
 # DOCS_CHECK_PAGES="a.html b.html" checks only those pages (links out of them still resolve).
 all_pages=$(cd "$html" && if [ -n "${DOCS_CHECK_PAGES:-}" ]; then printf '%s\n' $DOCS_CHECK_PAGES; else ls *.html; fi)
-phone_pages=$(grep -E '^(index|lesson-[0-9]+|exercises|deploy)\.html$' <<<"$all_pages" || true)
+if [ -z "${DOCS_CHECK_PAGES:-}" ] && ! grep -qx explorer.html <<<"$all_pages"; then
+  echo "check-docs-browser: the site has no bank explorer (explorer.html)" >&2
+  exit 1
+fi
+phone_pages=$(grep -E '^(index|lesson-[0-9]+|exercises|deploy|explorer)\.html$' <<<"$all_pages" || true)
 common=(--headless --no-sandbox --disable-gpu --disable-background-networking --disable-web-security
         --allow-file-access-from-files)
+# The bank explorer is checked against the native bank model: expression, width, and the
+# wavefronts bankdiagram (the same C++, compiled natively) gives for that request.
+bankdiagram=${BANKDIAGRAM:-$(dirname "$html")/../bin/bankdiagram}
+explorer_cases=""
+if [ -x "$bankdiagram" ]; then
+  for c in "t * 32|4|128" "t * 33|4|132" "t * 2|4|8" "t * 8|16|128" "t|8|8" "t / 4|4|1"; do
+    IFS='|' read -r expr width stride <<<"$c"
+    if [ "$expr" = "t / 4" ]; then
+      offs=$(for t in $(seq 0 31); do echo $(( (t / 4) * 4 )); done | paste -sd' ')
+      # shellcheck disable=SC2086
+      wf=$("$bankdiagram" --width "$width" --offsets $offs | grep -o '[0-9]* wavefronts\? (ideal' | head -1 | cut -d' ' -f1)
+    else
+      wf=$("$bankdiagram" --width "$width" --stride "$stride" | grep -o '[0-9]* wavefronts\? (ideal' | head -1 | cut -d' ' -f1)
+    fi
+    explorer_cases+="[\"$expr\", $width, ${wf:-0}],"
+  done
+fi
 # One pass of the harness: WIDTH (the page's width in px), the pages, report lines with @WIDTH.
 run_pass() {
   local width=$1 list=$2
@@ -36,6 +58,7 @@ cat >"$out/harness-$width.html" <<HTML
 <script>
 const base = "file://$html/";
 const width = $width;
+const explorerCases = [$explorer_cases];
 const pages = [$pages];
 const cache = {};
 function load(url) {
@@ -47,6 +70,30 @@ function load(url) {
     cache[url] = (x.status === 0 || x.status === 200) && x.responseText.length > 0 ? x.responseText : null;
   } catch (e) { cache[url] = null; }
   return cache[url];
+}
+// The bank explorer: it starts (WebAssembly loaded), and for each case typed in it shows the
+// wavefronts the native bank model gives (explorerCases, from bankdiagram).
+function explore(doc, win, done) {
+  const fails = [];
+  let waited = 0;
+  const ready = () => {
+    if (!doc.body.dataset.explorerReady) {
+      if ((waited += 50) > 8000) { done(["the explorer did not start (bankmodel.js?)"]); return; }
+      setTimeout(ready, 50);
+      return;
+    }
+    if (explorerCases.length === 0) fails.push("no expected explorer values (bankdiagram missing?)");
+    for (const [expr, w, want] of explorerCases) {
+      doc.getElementById("ex-width").value = String(w);
+      const box = doc.getElementById("ex-expr");
+      box.value = expr;
+      box.dispatchEvent(new win.Event("input"));
+      const got = doc.getElementById("ex-wavefronts").textContent.trim();
+      if (got !== String(want)) fails.push("explorer: " + expr + " (" + w + "-byte) shows " + got + " wavefronts, the bank model " + want);
+    }
+    done(fails);
+  };
+  ready();
 }
 function check(doc, page) {
   const fails = [];
@@ -110,7 +157,7 @@ function check(doc, page) {
     }
   }
   const contents = doc.querySelector("div.contents");
-  if (contents && width <= 600 && /^(index|lesson-[0-9]+|exercises|deploy)\.html$/.test(page)) {
+  if (contents && width <= 600 && /^(index|lesson-[0-9]+|exercises|deploy|explorer)\.html$/.test(page)) {
     const w = contents.getBoundingClientRect().width;
     if (w < 0.75 * view) fails.push("the text column is " + Math.round(w) + " of " + view + " px");
   }
@@ -153,7 +200,13 @@ function next() {
       } else finish();
     };
     const finish = () => {
-      const fails = check(doc, page);
+      if (page === "explorer.html" && !finish.explored) {
+        finish.explored = true;
+        return explore(doc, win, (f) => { finish.explorerFails = f; finish(); });
+      }
+      const fails = check(doc, page).concat(finish.explorerFails || []);
+      finish.explored = false;
+      finish.explorerFails = null;
       for (const f of fails) report.textContent += "FAIL " + page + "@" + width + ": " + f + "\n";
       failures += fails.length;
       setTimeout(next, 0);
@@ -176,7 +229,7 @@ run_pass 1280 "$all_pages"
 [ -z "$phone_pages" ] || run_pass 390 "$phone_pages"
 cat "$out/report.txt"
 mkdir -p "$out/shots"
-for page in index lesson-02 lesson-06 exercises; do
+for page in index lesson-02 lesson-06 exercises explorer; do
   [ -f "$html/$page.html" ] || continue
   for size in 1280,2200 390,2400; do
     timeout 120 "$browser" "${common[@]}" --user-data-dir="$out/profile-shot" --virtual-time-budget=10000 \
