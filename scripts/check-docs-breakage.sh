@@ -44,5 +44,14 @@ for want in "raw TeX left|MathJax error" "image does not load: no-such-figure.sv
     status=1
   fi
 done
+# A search index that does not lead to a lesson (the whole-site run checks it).
+rm -rf "$work/search-html" && cp -r "$html" "$work/search-html"
+sed -i "s|'\.\./lesson-04\.html'|'../elsewhere.html'|g" "$work/search-html"/search/*.js
+if scripts/check-docs-browser.sh "$work/search-html" "$work/search-check" >"$work/search.txt" 2>&1 ||
+  ! grep -q "the search finds nothing that leads to lesson-04.html" "$work/search.txt"; then
+  echo "check-docs-breakage: not reported: a search that cannot find lesson 04" >&2
+  cat "$work/search.txt" >&2
+  status=1
+fi
 cat "$work/out.txt"
 exit $status

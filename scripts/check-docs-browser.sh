@@ -22,6 +22,15 @@ rm -rf "$out"
 mkdir -p "$out"
 # DOCS_CHECK_PAGES="a.html b.html" checks only those pages (links out of them still resolve).
 all_pages=$(cd "$html" && if [ -n "${DOCS_CHECK_PAGES:-}" ]; then printf '%s\n' $DOCS_CHECK_PAGES; else ls *.html; fi)
+# The search box finds every course page by its title (Doxygen indexes titles and symbols).
+if [ -z "${DOCS_CHECK_PAGES:-}" ]; then
+  for p in $(grep -E '^(lesson-[0-9]+|exercises|explorer|grading|deploy)\.html$' <<<"$all_pages"); do
+    if ! grep -qs "'\.\./$p'" "$html"/search/*.js; then
+      echo "check-docs-browser: the search finds nothing that leads to $p" >&2
+      exit 1
+    fi
+  done
+fi
 if [ -z "${DOCS_CHECK_PAGES:-}" ] && ! grep -qx explorer.html <<<"$all_pages"; then
   echo "check-docs-browser: the site has no bank explorer (explorer.html)" >&2
   exit 1
