@@ -104,7 +104,7 @@ function explore(doc, win, done) {
   };
   ready();
 }
-function check(doc, page) {
+function check(doc, page, win) {
   const fails = [];
   if (!doc || !doc.body || doc.body.children.length === 0) return ["page is empty"];
   const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_TEXT);
@@ -165,6 +165,22 @@ function check(doc, page) {
       }
     }
   }
+  // A formula wider than the page must sit in something that scrolls, not run off the edge.
+  for (const mj of doc.querySelectorAll(".MathJax_Display, span.MathJax")) {
+    const r = mj.getBoundingClientRect();
+    if (r.width === 0 || r.right <= view + 1) continue;
+    let scrolls = false;
+    // Its own block or paragraph must scroll: a whole text column that scrolls sideways is the
+    // page running off a phone's screen.
+    for (let el = mj.parentElement; el && !scrolls && !el.matches("div.contents, div.textblock"); el = el.parentElement) {
+      const ox = win.getComputedStyle(el).overflowX;
+      scrolls = (ox === "auto" || ox === "scroll") && el.getBoundingClientRect().right <= view + 1;
+    }
+    if (!scrolls) {
+      fails.push("formula cut off at " + width + " px: " + mj.textContent.trim().slice(0, 40));
+      break;
+    }
+  }
   const contents = doc.querySelector("div.contents");
   if (contents && width <= 600 && /^(index|lesson-[0-9]+|exercises|deploy|explorer)\.html$/.test(page)) {
     const w = contents.getBoundingClientRect().width;
@@ -213,7 +229,7 @@ function next() {
         finish.explored = true;
         return explore(doc, win, (f) => { finish.explorerFails = f; finish(); });
       }
-      const fails = check(doc, page).concat(finish.explorerFails || []);
+      const fails = check(doc, page, win).concat(finish.explorerFails || []);
       finish.explored = false;
       finish.explorerFails = null;
       for (const f of fails) report.textContent += "FAIL " + page + "@" + width + ": " + f + "\n";
