@@ -60,7 +60,8 @@ Module& module(const std::string& file) {
       {"atomics_widths.cu",
        {"atom_int", "atom_float", "atom_u64", "mixed_widths", "misaligned_float2",
         "misaligned_float4_row", "two_loads_one_line", "shuffle_from_exited", "shuffle_all_lanes"}},
-      {"coop_groups.cu", {"block_sum", "tile8_max", "streaming_copy"}},
+      {"coop_groups.cu",
+       {"block_sum", "tile8_max", "streaming_copy", "async_stage", "async_no_wait"}},
       {"half_types.cu", {"half2_sum", "half_column", "bf16_fma", "half_round"}},
       {"problems.cu",
        {"race_missing_sync", "race_same_word", "same_value_write", "oob_shared_write",
@@ -621,6 +622,42 @@ TEST_CASE("cooperative groups: block, tiles of 32 and 8, cg::reduce, shuffles an
     INFO("thread " << i);
     CHECK(ints.as<int>()[i] == m * 1000 + static_cast<int>(ballot));
   }
+}
+
+TEST_CASE("cooperative groups: memcpy_async stages a tile in 16-byte chunks, cg::wait publishes it",
+          "[banksim][feature]") {
+  const auto values = random_floats(2048, 4);
+  const DeviceBuffer in = upload(values);
+  DeviceBuffer out(64 * sizeof(float));
+  const auto r = module("coop_groups.cu").launch("async_stage", {2, 32}, {out, in});
+  CHECK(r.problems.empty());
+  for (int b = 0; b < 2; ++b) {
+    for (int t = 0; t < 32; ++t) {
+      double want = 0;
+      for (int row = 0; row < 32; ++row)
+        want += values[static_cast<std::size_t>(1024 * b + 32 * row + t)];
+      CHECK(std::abs(out.as<float>()[32 * b + t] - want) < 1e-3);
+    }
+  }
+  // 4096 bytes per block in 16-byte chunks, consecutive threads consecutive chunks: 8 rounds of
+  // one conflict-free warp request (4 quarter-warp phases, 4 wavefronts) per block.
+  const auto& copy = stats(r, marker(corpus("coop_groups.cu"), "cg_async"), kStore);
+  CHECK(copy.bytes == 16);
+  CHECK(copy.requests == 2 * 8);
+  CHECK(copy.wavefronts == copy.ideal);
+  CHECK(copy.wavefronts == 2 * 8 * 4);
+
+  // Reading the destination before cg::wait: another thread's chunk, unordered.
+  DeviceBuffer out2(32 * sizeof(float));
+  const auto w = module("coop_groups.cu").launch("async_no_wait", {1, 32}, {out2, in});
+  REQUIRE_FALSE(w.problems.empty());
+  const auto& p = w.problems.front();
+  CHECK((p.kind == "race" || p.kind == "uninitialized_read"));
+  // The pair: the copy's write (line before) and the early read; the second of the two to run
+  // is reported.
+  const int read_line = marker(corpus("coop_groups.cu"), "cg_async_race");
+  INFO(p.kind << " at line " << p.line << ": " << p.message);
+  CHECK((p.line == read_line || p.line == read_line - 1));
 }
 
 TEST_CASE("cache-hint loads and stores (__ldcs, __stcs...) are plain accesses",

@@ -73,6 +73,7 @@ const std::set<std::string>& allowed_includes() {
                                           "cuda_bf16.h",
                                           "cooperative_groups.h",
                                           "cooperative_groups/reduce.h",
+                                          "cooperative_groups/memcpy_async.h",
                                           "cstdio",
                                           "cstdint",
                                           "cstddef",

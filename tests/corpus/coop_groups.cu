@@ -1,6 +1,7 @@
 // coop_groups.cu - kernels written with cooperative groups, as public CUDA code is: they run
 // under banksim unchanged (banksim/include/banksim/cuda/cooperative_groups.h).
 #include <cooperative_groups.h>
+#include <cooperative_groups/memcpy_async.h>
 #include <cooperative_groups/reduce.h>
 
 namespace cg = cooperative_groups;
@@ -36,4 +37,26 @@ __global__ void tile8_max(int* out) {
 __global__ void streaming_copy(float* out, const float* in) {
   const unsigned i = threadIdx.x;
   __stcs(&out[i], __ldcs(&in[i]) + __ldcg(&in[i]) + __ldg(&in[i]));
+}
+
+// A tile staged with cg::memcpy_async (16-byte chunks, one per thread per round), made visible
+// by cg::wait, then summed down each column.
+__global__ void async_stage(float* out, const float* in) {
+  __shared__ float tile[32 * 32];
+  cg::thread_block block = cg::this_thread_block();
+  cg::memcpy_async(block, tile, in + blockIdx.x * 1024, sizeof(float) * 1024);  // @cg_async
+  cg::wait(block);
+  const int t = static_cast<int>(threadIdx.x);
+  float sum = 0.0f;
+  for (int r = 0; r < 32; ++r) sum += tile[r * 32 + t];  // @cg_async_read
+  out[blockIdx.x * 32 + t] = sum;
+}
+
+// The same copy read before cg::wait: a race, as on the GPU.
+__global__ void async_no_wait(float* out, const float* in) {
+  __shared__ float tile[32 * 32];
+  cg::thread_block block = cg::this_thread_block();
+  cg::memcpy_async(block, tile, in, sizeof(float) * 1024);
+  out[threadIdx.x] = tile[(threadIdx.x + 32) % 1024];  // @cg_async_race
+  cg::wait(block);
 }

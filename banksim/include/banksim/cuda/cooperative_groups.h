@@ -4,9 +4,10 @@
 // size, num_threads, group_index, thread_index, group_dim, dim_threads), tiled_partition<N> of a
 // block for N = 1, 2, 4, 8, 16, 32 (sync, thread_rank, size, num_threads, meta_group_rank,
 // meta_group_size, shfl, shfl_down, shfl_up, shfl_xor, any, all, ballot), and, from
-// <cooperative_groups/reduce.h>, cg::reduce with plus, less, greater, bit_and, bit_or, bit_xor.
+// <cooperative_groups/reduce.h>, cg::reduce with plus, less, greater, bit_and, bit_or, bit_xor,
+// and from <cooperative_groups/memcpy_async.h>, cg::memcpy_async, cg::wait and cg::wait_prior.
 // Not here (a compile error names them): grid and multi-grid groups, coalesced_threads(),
-// runtime-sized tiled_partition, memcpy_async.
+// runtime-sized tiled_partition.
 #pragma once
 
 namespace cooperative_groups {
