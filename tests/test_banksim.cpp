@@ -61,7 +61,7 @@ Module& module(const std::string& file) {
        {"atom_int", "atom_float", "atom_u64", "mixed_widths", "misaligned_float2",
         "misaligned_float4_row", "two_loads_one_line", "shuffle_from_exited", "shuffle_all_lanes"}},
       {"coop_groups.cu",
-       {"block_sum", "tile8_max", "streaming_copy", "async_stage", "async_no_wait"}},
+       {"block_sum", "tile8_max", "streaming_copy", "async_stage", "async_no_wait", "group_sums"}},
       {"half_types.cu", {"half2_sum", "half_column", "bf16_fma", "half_round"}},
       {"problems.cu",
        {"race_missing_sync", "race_same_word", "same_value_write", "oob_shared_write",
@@ -658,6 +658,17 @@ TEST_CASE("cooperative groups: memcpy_async stages a tile in 16-byte chunks, cg:
   const int read_line = marker(corpus("coop_groups.cu"), "cg_async_race");
   INFO(p.kind << " at line " << p.line << ": " << p.message);
   CHECK((p.line == read_line || p.line == read_line - 1));
+}
+
+TEST_CASE(
+    "cooperative groups: thread_group takes a block or a tile, tiled_partition(g, n) at run time",
+    "[banksim][feature]") {
+  DeviceBuffer out(13 * sizeof(int));
+  const auto r = module("coop_groups.cu").launch("group_sums", {1, 64}, {out});
+  CHECK(r.problems.empty());
+  CHECK(out.as<int>()[0] == 63 * 64 / 2);                          // the block's ranks 0..63
+  for (int k = 0; k < 4; ++k) CHECK(out.as<int>()[1 + k] == 120);  // tiles of 16: 0..15
+  for (int k = 0; k < 8; ++k) CHECK(out.as<int>()[5 + k] == 28);   // tiles of 8: 0..7
 }
 
 TEST_CASE("cache-hint loads and stores (__ldcs, __stcs...) are plain accesses",

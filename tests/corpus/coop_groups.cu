@@ -60,3 +60,34 @@ __global__ void async_no_wait(float* out, const float* in) {
   out[threadIdx.x] = tile[(threadIdx.x + 32) % 1024];  // @cg_async_race
   cg::wait(block);
 }
+
+// A generic reduction over any group (cg::thread_group), called with the block, a tile<16> and
+// a run-time tiled_partition(block, 8): each writes the sum of its ranks.
+__device__ int rank_sum(cg::thread_group g, int* x) {
+  int val = static_cast<int>(g.thread_rank());
+  const int lane = static_cast<int>(g.thread_rank());
+  for (int i = static_cast<int>(g.size()) / 2; i > 0; i /= 2) {
+    x[lane] = val;  // @cg_group_store
+    g.sync();
+    if (lane < i) val += x[lane + i];
+    g.sync();
+  }
+  return val;
+}
+__global__ void group_sums(int* out) {
+  __shared__ int work[64];
+  cg::thread_block block = cg::this_thread_block();
+  const int t = static_cast<int>(block.thread_rank());
+  const int whole = rank_sum(block, work);
+  block.sync();
+  cg::thread_block_tile<16> tile16 = cg::tiled_partition<16>(block);
+  const int base16 = t - static_cast<int>(tile16.thread_rank());
+  const int s16 = rank_sum(tile16, work + base16);
+  block.sync();
+  cg::thread_group tile8 = cg::tiled_partition(block, 8);
+  const int base8 = t - static_cast<int>(tile8.thread_rank());
+  const int s8 = rank_sum(tile8, work + base8);
+  if (t == 0) out[0] = whole;
+  if (tile16.thread_rank() == 0) out[1 + t / 16] = s16;
+  if (tile8.thread_rank() == 0) out[5 + t / 8] = s8;
+}

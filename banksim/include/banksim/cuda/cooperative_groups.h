@@ -6,15 +6,53 @@
 // meta_group_size, shfl, shfl_down, shfl_up, shfl_xor, any, all, ballot), and, from
 // <cooperative_groups/reduce.h>, cg::reduce with plus, less, greater, bit_and, bit_or, bit_xor,
 // and from <cooperative_groups/memcpy_async.h>, cg::memcpy_async, cg::wait and cg::wait_prior.
-// Not here (a compile error names them): grid and multi-grid groups, coalesced_threads(),
-// runtime-sized tiled_partition.
+// thread_group (what a block or tile converts to) and the run-time tiled_partition(group, n) for
+// n up to 32. Not here (a compile error names them): grid and multi-grid groups,
+// coalesced_threads(), tiles of more than 32 threads.
 #pragma once
 
 namespace cooperative_groups {
 
-/// The thread block: every thread of the launch's block.
-class thread_block {
+/// Any group, its kind known at run time (CUDA's type-erased base class): what a thread_block or
+/// a thread_block_tile<N> converts to, and what the run-time tiled_partition(g, n) returns. Here a
+/// group is the block (tile 0) or a tile of 1 to 32 consecutive threads of one warp.
+class thread_group {
  public:
+  void sync() const {
+    if (tile_ == 0) {
+      __syncthreads();
+    } else {
+      __syncwarp(mask());
+    }
+  }
+  unsigned long long thread_rank() const { return tile_ == 0 ? linear() : linear() % tile_; }
+  unsigned long long size() const { return tile_ == 0 ? block_threads() : tile_; }
+  unsigned long long num_threads() const { return size(); }
+  /// 0 for the block, else the tile's size (banksim's own: CUDA has no such member).
+  unsigned banksim_tile_size() const { return tile_; }
+
+ protected:
+  explicit thread_group(unsigned tile) : tile_(tile) {}
+  static unsigned linear() {
+    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  }
+  static unsigned long long block_threads() {
+    return static_cast<unsigned long long>(blockDim.x) * blockDim.y * blockDim.z;
+  }
+  unsigned mask() const {
+    const unsigned first = (linear() % 32u) & ~(tile_ - 1);
+    return tile_ == 32 ? 0xffffffffu : ((1u << tile_) - 1) << first;
+  }
+
+ private:
+  unsigned tile_;
+  friend thread_group tiled_partition(const thread_group& parent, unsigned tilesz);
+};
+
+/// The thread block: every thread of the launch's block.
+class thread_block : public thread_group {
+ public:
+  thread_block() : thread_group(0) {}
   void sync() const { __syncthreads(); }
   unsigned long long thread_rank() const {
     return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
@@ -40,11 +78,12 @@ inline void sync(const thread_block& g) {
 /// N consecutive threads of a block (by linear thread id), N a power of two up to 32: they are
 /// always in one warp.
 template <unsigned N>
-class thread_block_tile {
+class thread_block_tile : public thread_group {
   static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32,
                 "banksim: tiled_partition<N> needs N = 1, 2, 4, 8, 16 or 32");
 
  public:
+  thread_block_tile() : thread_group(N) {}
   void sync() const { __syncwarp(mask()); }
   unsigned long long thread_rank() const { return linear() % N; }
   unsigned long long size() const { return N; }
@@ -97,6 +136,25 @@ thread_block_tile<N> tiled_partition(const Parent&) {
 template <unsigned N>
 void sync(const thread_block_tile<N>& g) {
   g.sync();
+}
+
+inline void sync(const thread_group& g) {
+  g.sync();
+}
+
+/// The run-time form: tiles of `tilesz` threads of a block, tilesz = 1, 2, 4, 8, 16 or 32 (CUDA
+/// also allows larger tiles; banksim stops with a message naming them).
+inline thread_group tiled_partition(const thread_group& parent, unsigned tilesz) {
+  const bool ok = parent.banksim_tile_size() == 0 && tilesz >= 1 && tilesz <= 32 &&
+                  (tilesz & (tilesz - 1)) == 0;
+  if (!ok) {
+    printf(
+        "banksim: tiled_partition(group, %u): only tiles of 1, 2, 4, 8, 16 or 32 threads of a "
+        "thread block are supported\n",
+        tilesz);
+    __trap();
+  }
+  return thread_group(tilesz);
 }
 
 }  // namespace cooperative_groups
