@@ -61,7 +61,8 @@ Module& module(const std::string& file) {
        {"atom_int", "atom_float", "atom_u64", "mixed_widths", "misaligned_float2",
         "misaligned_float4_row", "two_loads_one_line", "shuffle_from_exited", "shuffle_all_lanes"}},
       {"coop_groups.cu",
-       {"block_sum", "tile8_max", "streaming_copy", "async_stage", "async_no_wait", "group_sums"}},
+       {"block_sum", "tile8_max", "streaming_copy", "async_stage", "async_no_wait", "group_sums",
+        "grid_stride_double"}},
       {"half_types.cu", {"half2_sum", "half_column", "bf16_fma", "half_round"}},
       {"problems.cu",
        {"race_missing_sync", "race_same_word", "same_value_write", "oob_shared_write",
@@ -669,6 +670,17 @@ TEST_CASE(
   CHECK(out.as<int>()[0] == 63 * 64 / 2);                          // the block's ranks 0..63
   for (int k = 0; k < 4; ++k) CHECK(out.as<int>()[1 + k] == 120);  // tiles of 16: 0..15
   for (int k = 0; k < 8; ++k) CHECK(out.as<int>()[5 + k] == 28);   // tiles of 8: 0..7
+}
+
+TEST_CASE("cooperative groups: this_grid() ranks a grid-stride loop", "[banksim][feature]") {
+  const int n = 1000;
+  const auto values = random_floats(n, 5);
+  DeviceBuffer data = upload(values);
+  const auto r =
+      module("coop_groups.cu").launch("grid_stride_double", {{3, 2}, 64}, {data, Arg::scalar(n)});
+  CHECK(r.problems.empty());
+  for (int i = 0; i < n; ++i) CHECK(data.as<float>()[i] == 2 * values[static_cast<std::size_t>(i)]);
+  // grid.sync(): the CLI test grid_sync_said (a stopped launch ends the process).
 }
 
 TEST_CASE("cache-hint loads and stores (__ldcs, __stcs...) are plain accesses",

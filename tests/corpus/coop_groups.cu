@@ -91,3 +91,17 @@ __global__ void group_sums(int* out) {
   if (tile16.thread_rank() == 0) out[1 + t / 16] = s16;
   if (tile8.thread_rank() == 0) out[5 + t / 8] = s8;
 }
+
+// A grid-stride loop written with cg::this_grid(): every element doubled once.
+__global__ void grid_stride_double(float* data, int n) {
+  cg::grid_group grid = cg::this_grid();
+  for (unsigned long long i = grid.thread_rank(); i < static_cast<unsigned long long>(n);
+       i += grid.size())
+    data[i] *= 2.0f;
+}
+
+// grid.sync() would need a cooperative launch: stopped with a message, never a deadlock.
+__global__ void grid_sync(float* data) {
+  cg::this_grid().sync();
+  data[threadIdx.x] = 1.0f;
+}

@@ -7,11 +7,23 @@
 // <cooperative_groups/reduce.h>, cg::reduce with plus, less, greater, bit_and, bit_or, bit_xor,
 // and from <cooperative_groups/memcpy_async.h>, cg::memcpy_async, cg::wait and cg::wait_prior.
 // thread_group (what a block or tile converts to) and the run-time tiled_partition(group, n) for
-// n up to 32. Not here (a compile error names them): grid and multi-grid groups,
+// n up to 32; this_grid() for ranks and sizes (grid.sync() stops with a message: blocks run one
+// after another here). Not here (a compile error names them): multi-grid groups,
 // coalesced_threads(), tiles of more than 32 threads.
 #pragma once
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace cooperative_groups {
+namespace banksim_detail {
+/// Stops the launch with a message in the report (as course_todo does under banksim).
+[[noreturn]] inline void unsupported(const char* what) {
+  std::fprintf(stderr, "banksim: %s\n", what);
+  std::fflush(stderr);
+  std::abort();
+}
+}  // namespace banksim_detail
 
 /// Any group, its kind known at run time (CUDA's type-erased base class): what a thread_block or
 /// a thread_block_tile<N> converts to, and what the run-time tiled_partition(g, n) returns. Here a
@@ -66,6 +78,44 @@ class thread_block : public thread_group {
   dim3 group_dim() const { return dim3(blockDim.x, blockDim.y, blockDim.z); }
   dim3 dim_threads() const { return group_dim(); }
 };
+
+/// The whole grid: ranks and sizes for grid-stride loops. grid.sync() needs every block resident
+/// at once (a cooperative launch); banksim runs blocks one after another, so it stops with a
+/// message instead of deadlocking.
+class grid_group {
+ public:
+  unsigned long long thread_rank() const {
+    return block_rank() * block_threads() +
+           (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+  }
+  unsigned long long size() const { return num_threads(); }
+  unsigned long long num_threads() const { return num_blocks() * block_threads(); }
+  unsigned long long block_rank() const {
+    return blockIdx.x + static_cast<unsigned long long>(gridDim.x) *
+                            (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
+  }
+  unsigned long long num_blocks() const {
+    return static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z;
+  }
+  dim3 group_dim() const { return dim3(gridDim.x, gridDim.y, gridDim.z); }
+  dim3 dim_blocks() const { return group_dim(); }
+  dim3 block_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  bool is_valid() const { return true; }
+  void sync() const {
+    banksim_detail::unsupported(
+        "grid_group::sync() needs a cooperative launch with every block resident; banksim runs "
+        "blocks one after another and cannot emulate it");
+  }
+
+ private:
+  static unsigned long long block_threads() {
+    return static_cast<unsigned long long>(blockDim.x) * blockDim.y * blockDim.z;
+  }
+};
+
+inline grid_group this_grid() {
+  return grid_group{};
+}
 
 inline thread_block this_thread_block() {
   return thread_block{};
@@ -148,11 +198,9 @@ inline thread_group tiled_partition(const thread_group& parent, unsigned tilesz)
   const bool ok = parent.banksim_tile_size() == 0 && tilesz >= 1 && tilesz <= 32 &&
                   (tilesz & (tilesz - 1)) == 0;
   if (!ok) {
-    printf(
-        "banksim: tiled_partition(group, %u): only tiles of 1, 2, 4, 8, 16 or 32 threads of a "
-        "thread block are supported\n",
-        tilesz);
-    __trap();
+    banksim_detail::unsupported(
+        "tiled_partition(group, n): only tiles of 1, 2, 4, 8, 16 or 32 threads of a thread "
+        "block are supported");
   }
   return thread_group(tilesz);
 }
