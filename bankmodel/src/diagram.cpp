@@ -83,6 +83,38 @@ const char* conflict_colour(int words) {
   return "#b71c1c";                  // deep red: worse
 }
 
+/// The SVG element, its tooltip title, a white background, and the two header lines: the title
+/// (cut to the picture's width: file:line: source can be long) and the request's caption.
+static void open_svg(std::ostringstream& svg, const Analysis& a, const std::string& title,
+                     int width, int height, int font_size) {
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" viewBox=\"0 0 " << width << " " << height
+      << "\" font-family=\"DejaVu Sans Mono, monospace\" font-size=\"" << font_size << "\">\n";
+  svg << "<title>" << escape_xml(title.empty() ? caption(a) : title + ": " + caption(a))
+      << "</title>\n";
+  svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  const std::size_t max_chars = static_cast<std::size_t>(width - 2 * kMargin) / 9;
+  const std::string shown =
+      title.size() > max_chars ? title.substr(0, max_chars - 3) + "..." : title;
+  svg << "<text x=\"" << kMargin << "\" y=\"" << kMargin + 16
+      << "\" font-size=\"15\" font-weight=\"bold\">" << escape_xml(shown) << "</text>\n";
+  svg << "<text x=\"" << kMargin << "\" y=\"" << kMargin + 40 << "\" font-size=\"12\">"
+      << escape_xml(caption(a)) << "</text>\n";
+}
+
+/// The colour key at baseline `ly` (font_size 0: the picture's own).
+static void write_legend(std::ostringstream& svg, int ly, int font_size) {
+  const int counts[] = {1, 2, 4, 8, 32};
+  const char* labels[] = {"1 word", "2 words", "3-4", "5-8", "9+ (k-way)"};
+  for (int i = 0; i < 5; ++i) {
+    const int lx = kMargin + i * 92;
+    svg << "<rect x=\"" << lx << "\" y=\"" << ly - 9 << "\" width=\"12\" height=\"12\" fill=\""
+        << conflict_colour(counts[i]) << "\"/><text x=\"" << lx + 16 << "\" y=\"" << ly + 1 << "\"";
+    if (font_size > 0) svg << " font-size=\"" << font_size << "\"";
+    svg << ">" << labels[i] << "</text>\n";
+  }
+}
+
 std::string render_svg(const Analysis& a, const std::string& title) {
   const int panels = static_cast<int>(a.phases.size());
   const int cols = std::min(panels, kPanelsPerRow);
@@ -92,20 +124,7 @@ std::string render_svg(const Analysis& a, const std::string& title) {
   const int height = kMargin + kHeaderHeight + rows * panel_height + (rows - 1) * kPanelRowGap +
                      kLegendHeight + kMargin;
   std::ostringstream svg;
-  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
-      << "\" viewBox=\"0 0 " << width << " " << height
-      << "\" font-family=\"DejaVu Sans Mono, monospace\" font-size=\"10\">\n";
-  svg << "<title>" << escape_xml(title.empty() ? caption(a) : title + ": " + caption(a))
-      << "</title>\n";
-  svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  // A long title (file:line: source) is cut to the picture's width.
-  const std::size_t max_chars = static_cast<std::size_t>(width - 2 * kMargin) / 9;
-  const std::string shown =
-      title.size() > max_chars ? title.substr(0, max_chars - 3) + "..." : title;
-  svg << "<text x=\"" << kMargin << "\" y=\"" << kMargin + 16
-      << "\" font-size=\"15\" font-weight=\"bold\">" << escape_xml(shown) << "</text>\n";
-  svg << "<text x=\"" << kMargin << "\" y=\"" << kMargin + 40 << "\" font-size=\"12\">"
-      << escape_xml(caption(a)) << "</text>\n";
+  open_svg(svg, a, title, width, height, 10);
 
   for (int p = 0; p < panels; ++p) {
     const Phase& phase = a.phases[static_cast<std::size_t>(p)];
@@ -155,16 +174,7 @@ std::string render_svg(const Analysis& a, const std::string& title) {
     }
     svg << "</g>\n";
   }
-  // Legend.
-  const int ly = height - kMargin - 12;
-  const int counts[] = {1, 2, 4, 8, 32};
-  const char* labels[] = {"1 word", "2 words", "3-4", "5-8", "9+ (k-way)"};
-  for (int i = 0; i < 5; ++i) {
-    const int lx = kMargin + i * 92;
-    svg << "<rect x=\"" << lx << "\" y=\"" << ly - 9 << "\" width=\"12\" height=\"12\" fill=\""
-        << conflict_colour(counts[i]) << "\"/><text x=\"" << lx + 16 << "\" y=\"" << ly + 1 << "\">"
-        << labels[i] << "</text>\n";
-  }
+  write_legend(svg, height - kMargin - 12, 0);
   svg << "</svg>\n";
   return svg.str();
 }
@@ -204,19 +214,7 @@ std::string render_tile_svg(const Analysis& a, const TileShape& shape, const std
     }
   }
   std::ostringstream svg;
-  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
-      << "\" viewBox=\"0 0 " << width << " " << height
-      << "\" font-family=\"DejaVu Sans Mono, monospace\" font-size=\"9\">\n";
-  svg << "<title>" << escape_xml(title.empty() ? caption(a) : title + ": " + caption(a))
-      << "</title>\n";
-  svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  const std::size_t max_chars = static_cast<std::size_t>(width - 2 * kMargin) / 9;
-  const std::string shown =
-      title.size() > max_chars ? title.substr(0, max_chars - 3) + "..." : title;
-  svg << "<text x=\"" << kMargin << "\" y=\"" << kMargin + 16
-      << "\" font-size=\"15\" font-weight=\"bold\">" << escape_xml(shown) << "</text>\n";
-  svg << "<text x=\"" << kMargin << "\" y=\"" << kMargin + 40 << "\" font-size=\"12\">"
-      << escape_xml(caption(a)) << "</text>\n";
+  open_svg(svg, a, title, width, height, 9);
   svg << "<text x=\"" << kMargin << "\" y=\"" << kMargin + 58 << "\" font-size=\"11\">"
       << "the shared array as " << rows << " rows of " << cols
       << " words: each cell is one 4-byte word, its number the bank</text>\n";
@@ -255,14 +253,7 @@ std::string render_tile_svg(const Analysis& a, const TileShape& shape, const std
          "distinct words its bank serves in that phase"
       << (outside > 0 ? "; " + std::to_string(outside) + " words lie outside the picture" : "")
       << "</text>\n";
-  const int counts[] = {1, 2, 4, 8, 32};
-  const char* labels[] = {"1 word", "2 words", "3-4", "5-8", "9+ (k-way)"};
-  for (int i = 0; i < 5; ++i) {
-    const int lx = kMargin + i * 92;
-    svg << "<rect x=\"" << lx << "\" y=\"" << ly - 9 << "\" width=\"12\" height=\"12\" fill=\""
-        << conflict_colour(counts[i]) << "\"/><text x=\"" << lx + 16 << "\" y=\"" << ly + 1
-        << "\" font-size=\"10\">" << labels[i] << "</text>\n";
-  }
+  write_legend(svg, ly, 10);
   svg << "</svg>\n";
   return svg.str();
 }
