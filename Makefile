@@ -8,6 +8,8 @@
 #       SCHEDULER=slurm  with SUBMISSIONS: a SLURM job array, one task per student, then the
 #                        gradebook (submits and returns; SBATCH_ARGS adds sbatch options)
 #       SEED=N           fixed input sizes (default: a fresh secret seed per run)
+#       WIDTHS=clang     CPU mode: count the access widths clang compiled, not nvcc's (default:
+#                        nvcc's SASS for sm_90 when nvcc and nvdisasm are found)
 #       ISOLATION=auto   where bubblewrap cannot run (some containers): uid isolation as root
 #   make hint EXERCISE=NN [LEVEL=k]   exercise NN's hints: 1 a nudge, 2 the bank arithmetic,
 #                        3 the fix's shape (the same as the folded hints of the exercises page)
@@ -72,7 +74,7 @@ GRADE_ARGS = $(if $(SUBMISSION),--submission $(SUBMISSION)) \
              $(if $(VERBOSE),--verbose) $(if $(FORMAT),--format $(FORMAT)) \
              $(if $(NO_SANDBOX),--no-sandbox) $(if $(SCHEDULER),--scheduler $(SCHEDULER)) \
              $(if $(ISOLATION),--isolation $(ISOLATION)) \
-             $(if $(SEED),--seed $(SEED)) \
+             $(if $(SEED),--seed $(SEED)) $(if $(WIDTHS),--widths $(WIDTHS)) \
              --jobs $(JOBS) --out $(BUILD_DIR)/grade
 
 grade: deps-grade $(BUILD_DIR)/build.ninja

@@ -133,6 +133,43 @@ if [ ${#unavailable[@]} -gt 0 ]; then
     *nvcc* | *ncu* | *compute-sanitizer*) echo "  GPU mode needs NVIDIA's CUDA toolkit (12.x or 13.x: nvcc, ncu, compute-sanitizer) on the PATH, e.g. export PATH=/usr/local/cuda/bin:\$PATH; without a GPU, grade with MODE=cpu" >&2 ;;
   esac
 fi
+# nvdisasm lets banksim count the access widths nvcc emits (it reads nvcc's SASS): optional (banksim
+# falls back to clang's widths and says so), part of the CUDA toolkit, but some nvcc installs lack
+# it. As root, NVIDIA's own wheel from PyPI (nvidia-cuda-nvdisasm, nvcc's major version) puts it
+# in /usr/local/bin; otherwise the command to do so is printed.
+nvdisasm_step() {
+  have_cmd nvcc || return 0
+  have_cmd nvdisasm && return 0
+  local top major dir
+  top=$(dirname "$(readlink -f "$(command -v nvcc)")")
+  [ -x "$top/nvdisasm" ] && return 0
+  major=$(nvcc --version | grep -o 'release [0-9]*' | grep -o '[0-9]*$' || true)
+  [ -n "$major" ] || return 0
+  if [ "$(id -u)" -ne 0 ] || [ "$dry_run" -eq 1 ]; then
+    echo "deps.sh: optional: nvdisasm (banksim then counts nvcc's access widths, not clang's):" >&2
+    echo "  python3 -m pip download --no-deps --only-binary=:all: -d /tmp/nvd 'nvidia-cuda-nvdisasm==$major.*' && sudo unzip -j -o /tmp/nvd/*.whl '*/bin/nvdisasm' -d /usr/local/bin" >&2
+    return 0
+  fi
+  dir=$(mktemp -d)
+  if python3 -m pip download -q --no-deps --only-binary=:all: -d "$dir" "nvidia-cuda-nvdisasm==$major.*" >/dev/null 2>&1 &&
+    python3 - "$dir" <<'PY'
+import glob, os, sys, zipfile
+whl = glob.glob(os.path.join(sys.argv[1], "*.whl"))[0]
+with zipfile.ZipFile(whl) as z:
+    name = next(n for n in z.namelist() if n.endswith("/bin/nvdisasm"))
+    with z.open(name) as src, open("/usr/local/bin/nvdisasm", "wb") as dst:
+        dst.write(src.read())
+os.chmod("/usr/local/bin/nvdisasm", 0o755)
+PY
+  then
+    echo "deps.sh: installed nvdisasm ($(/usr/local/bin/nvdisasm --version | tail -1)) from PyPI into /usr/local/bin" >&2
+  else
+    echo "deps.sh: could not fetch nvidia-cuda-nvdisasm from PyPI: banksim will count clang's access widths" >&2
+  fi
+  rm -rf "$dir"
+}
+case "$target" in test | grade | build | bench | docs | all) nvdisasm_step ;; esac
+
 [ ${#missing[@]} -eq 0 ] && [ ${#unavailable[@]} -eq 0 ] && exit 0
 [ ${#missing[@]} -eq 0 ] && exit 1
 

@@ -13,6 +13,7 @@
 #include "course_catch.hpp"
 
 #include "banksim/banksim.hpp"
+#include "banksim/sass_widths.hpp"
 
 using banksim::Arg;
 using banksim::DeviceBuffer;
@@ -74,6 +75,9 @@ Module& module(const std::string& file) {
   if (it == modules.end()) {
     banksim::CompileOptions options;
     options.kernels = kernels.at(file);
+    // These tests pin the tracer and the bank rules on the accesses as written; nvcc's widths
+    // are tested against the H200 on tests/everyday (CTest everyday_matches_h200).
+    options.widths = banksim::Widths::kClang;
     it = modules.emplace(file, Module::compile(corpus(file), options)).first;
   }
   return it->second;
@@ -794,4 +798,43 @@ TEST_CASE("usage: unknown kernel, wrong arguments, bad launch, compile error", "
   }
   CHECK_THROWS_AS(banksim::parse_dim3("32,x", "--block"), banksim::UsageError);
   CHECK(banksim::parse_dim3("32,8", "--block").y == 8);
+}
+
+TEST_CASE("nvcc widths: nvdisasm's listing read per source line", "[banksim][widths]") {
+  // An excerpt of `nvdisasm -c -gi` (nvcc 13.0, sm_90), shortened: an inlined helper whose
+  // frame is in the file (innermost line counts), an atomic inlined from a CUDA header (its
+  // caller's line counts), predicated and wide instructions, another function's instructions.
+  const std::string sass = R"(//--------------------- .text._Z1kPfPj --------------------------
+_Z1kPfPj:
+	//## File "/w/k.cu", line 4
+        /*0110*/                   STS [R9+UR7], R4 ;
+        /*0140*/                   STS.64 [R7+UR5], R2 ;
+	//## File "/usr/local/cuda/include/device_atomic_functions.hpp", line 112 inlined at "/w/k.cu", line 6
+	//## File "/w/k.cu", line 6
+        /*0170*/                   ATOMS.POPC.INC.32 RZ, [R6+UR4] ;
+	//## File "/w/k.cu", line 1 inlined at "/w/k.cu", line 9
+	//## File "/w/k.cu", line 9
+        /*0290*/                   LDS R10, [R10+UR7] ;
+	//## File "/w/k.cu", line 9
+        /*02c0*/              @!P0 LDS.128 R4, [R11] ;
+        /*02d0*/                   FADD R4, R4, R5 ;
+	//## File "/w/k.cu", line 10
+        /*0360*/                   STS.U8 [R0+UR7], R2 ;
+	//## File "/w/other.h", line 3
+        /*0370*/                   LDS.64 R2, [R0] ;
+)";
+  const banksim::SassWidths w = banksim::parse_sass_widths(sass, "/w/./k.cu");
+  REQUIRE(w.lines.size() == 5);
+  CHECK(w.lines.at(4).store == (4 | 8));
+  CHECK(w.lines.at(6).atomic == 4);
+  CHECK(w.lines.at(1).load == 4);   // the helper's own line, as banksim's symbolizer names it
+  CHECK(w.lines.at(9).load == 16);  // predicated LDS.128 counts
+  CHECK(w.lines.at(10).store == 1);
+  CHECK(w.lines.count(3) == 0);  // another file's line
+  CHECK(w.instructions == 6);
+  // The cache format reads back the same.
+  const banksim::SassWidths back = banksim::sass_widths_from_text(banksim::to_text(w));
+  REQUIRE(back.lines.size() == w.lines.size());
+  CHECK(back.lines.at(4).store == w.lines.at(4).store);
+  CHECK(banksim::width_mask_text(4 | 16) == "4+16");
 }

@@ -147,6 +147,14 @@ inline std::array<std::vector<GlobalAccess>, bankmodel::kWarpSize>& lane_global_
   return traces;
 }
 
+/// One warp-level shared request with the lanes' accesses behind it (flush_warp, regroup).
+struct WarpRequest {
+  std::uint64_t pc = 0;
+  std::uint16_t sub = 0;
+  bankmodel::Request request{bankmodel::Op::kLoad, 4};
+  const Access* lanes[bankmodel::kWarpSize] = {};
+};
+
 enum class State : std::uint8_t { kRunnable, kAtBarrier, kAtWarpSync, kDone };
 
 struct Thread {
@@ -250,6 +258,9 @@ class Launch {
   void release_warp_sync(unsigned warp);
   void flush_warp(unsigned warp);
   void add_request(const Access* const* lane_access, const bankmodel::Request& request);
+  /// Regroups a warp's requests (in program order) into the widths of options_.widths
+  /// (regroup.cpp).
+  void regroup(std::vector<WarpRequest>* requests);
   /// Groups the warp's global accesses into requests and counts their sectors.
   void flush_global(unsigned first, unsigned last);
   void add_global_request(const GlobalAccess* const* lanes,
@@ -317,6 +328,8 @@ class Launch {
   std::map<std::tuple<std::uint64_t, std::uint8_t, std::uint8_t>, std::size_t>
       global_index_;  // (pc, op, width) -> global_sites_
   std::vector<GlobalSiteStats> global_sites_;
+  std::unordered_map<std::uint64_t, WidthRule> rules_;  // options_.widths' rules, by pc
+  std::uint64_t regrouped_ = 0;
   std::map<std::string, std::size_t> problem_index_;
   std::vector<Region> known_;  // loaded images and fiber stacks
   Region last_ok_{0, 0};       // the last image or stack region an access fell in

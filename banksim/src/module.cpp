@@ -20,8 +20,11 @@
 #include <regex>
 #include <sstream>
 
+#include <sys/stat.h>
+
 #include "banksim/banksim.hpp"
 #include "banksim/runtime.hpp"
+#include "banksim/sass_widths.hpp"
 
 #ifndef BANKSIM_COURSE_INCLUDE_DIR
 #define BANKSIM_COURSE_INCLUDE_DIR "."
@@ -71,8 +74,27 @@ std::pair<int, std::string> run_command(const std::string& command) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
 
+/// The executable `name` as found on the PATH (a name with a slash is checked as it is), or ""
+/// (no shell: this runs for every launch).
+std::string find_in_path(const std::string& name) {
+  auto executable = [](const std::string& f) {
+    struct stat st {};
+    return stat(f.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(f.c_str(), X_OK) == 0;
+  };
+  if (name.find('/') != std::string::npos) return executable(name) ? name : std::string();
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path != nullptr && *path != '\0' ? path : "/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (dir.empty()) continue;
+    const std::string f = dir + "/" + name;
+    if (executable(f)) return f;
+  }
+  return {};
+}
+
 bool tool_exists(const std::string& name) {
-  return run_command("command -v " + shell_quote(name) + " >/dev/null").first == 0;
+  return !find_in_path(name).empty();
 }
 
 std::string find_symbolizer() {
@@ -80,6 +102,85 @@ std::string find_symbolizer() {
     if (tool_exists(name)) return name;
   }
   return {};
+}
+
+/// nvcc and nvdisasm for reading nvcc's access widths, or why not (`why`).
+struct NvccTools {
+  std::string nvcc;
+  std::string nvdisasm;
+  std::string why;
+};
+
+NvccTools find_nvcc_tools() {
+  NvccTools t;
+  t.nvcc = find_in_path(env_or("BANKSIM_NVCC", "nvcc"));
+  if (t.nvcc.empty()) {
+    t.why = "nvcc not found (install the CUDA toolkit, or set BANKSIM_NVCC)";
+    return t;
+  }
+  t.nvdisasm = find_in_path(env_or("BANKSIM_NVDISASM", "nvdisasm"));
+  if (t.nvdisasm.empty()) {
+    std::error_code ec;
+    const fs::path beside = fs::canonical(t.nvcc, ec).parent_path() / "nvdisasm";
+    if (!ec) t.nvdisasm = find_in_path(beside.string());
+  }
+  if (t.nvdisasm.empty()) {
+    t.why =
+        "nvdisasm not found beside nvcc or on the PATH (the CUDA toolkit has it; scripts/deps.sh "
+        "installs NVIDIA's nvidia-cuda-nvdisasm from PyPI; or set BANKSIM_NVDISASM)";
+  }
+  return t;
+}
+
+/// "nvcc 13.0" from `nvcc --version` (once per process and nvcc).
+std::string nvcc_release(const std::string& nvcc) {
+  static std::map<std::string, std::string> known;
+  auto it = known.find(nvcc);
+  if (it != known.end()) return it->second;
+  const auto [status, out] = run_command(shell_quote(nvcc) + " --version");
+  static const std::regex rel(R"(release ([0-9.]+))");
+  std::smatch m;
+  std::string r = "nvcc";
+  if (status == 0 && std::regex_search(out, m, rel)) r += " " + m[1].str();
+  return known[nvcc] = r;
+}
+
+/// Compiles `cu_file` with nvcc for sm_90 (as the GPU grader does: -O3 -lineinfo) and reads the
+/// shared-memory widths per line from nvdisasm; writes them to `out` (atomically). The file's
+/// first line says what happened: "# nvcc 13.0 sm_90 N" (N instructions) or "# none WHY".
+void write_sass_widths(const fs::path& cu_file, const std::vector<std::string>& include_flags,
+                       const NvccTools& tools, const fs::path& out) {
+  const std::string unique =
+      fmt::format("{:08x}{:08x}", std::random_device{}(), std::random_device{}());
+  const fs::path cubin = out.string() + "." + unique + ".cubin";
+  const fs::path tmp = out.string() + "." + unique + ".tmp";
+  std::string text;
+  const std::string abs = fs::absolute(cu_file).lexically_normal().string();
+  std::string cmd = shell_quote(tools.nvcc) +
+                    " -O3 -std=c++17 -arch=sm_90 -lineinfo -cubin -w -x cu"
+                    " -I" +
+                    shell_quote(BANKSIM_COURSE_INCLUDE_DIR);
+  for (const auto& f : include_flags) cmd += " " + shell_quote(f);
+  cmd += " -o " + shell_quote(cubin.string()) + " " + shell_quote(abs);
+  const auto [status, output] = run_command(cmd);
+  if (status != 0) {
+    std::string first = output.substr(0, output.find('\n'));
+    text = "# none nvcc could not compile the file for sm_90: " + first + "\n";
+  } else {
+    const auto [dstatus, sass] =
+        run_command(shell_quote(tools.nvdisasm) + " -c -gi " + shell_quote(cubin.string()));
+    if (dstatus != 0) {
+      text = "# none nvdisasm failed: " + sass.substr(0, sass.find('\n')) + "\n";
+    } else {
+      const SassWidths w = parse_sass_widths(sass, abs);
+      text = fmt::format("# {} sm_90 {}\n", nvcc_release(tools.nvcc), w.instructions) + to_text(w);
+    }
+  }
+  fs::remove(cubin);
+  std::ofstream(tmp) << text;
+  std::error_code ec;
+  fs::rename(tmp, out, ec);
+  if (ec) fs::remove(tmp, ec);
 }
 
 std::string base_name(const std::string& kernel) {
@@ -193,7 +294,7 @@ Arg Arg::pointer(void* p) {
 
 // ---- Module ---------------------------------------------------------------------------------
 
-struct Module::Impl {
+struct Module::Impl : rt::WidthPlan {
   fs::path file;
   std::string display;        // the path as the student gave it (used in #line and reports)
   fs::path absolute_display;  // the same, absolute: debug info names files that way
@@ -207,6 +308,26 @@ struct Module::Impl {
   std::string symbolizer;
   mutable std::map<std::uint64_t, std::pair<std::string, int>> locations;
   mutable std::map<std::uint64_t, int> columns;  ///< the column of each location (0: unknown)
+  SassWidths sass;          ///< nvcc's widths per line of the file (when use_sass)
+  bool use_sass = false;    ///< launches regroup into nvcc's widths
+  std::string widths_note;  ///< whose widths, in words (LaunchReport::widths)
+
+  /// WidthPlan: a traced access at a line of the file where nvcc emitted shared instructions
+  /// takes that line's widths; others (a header's code) keep clang's.
+  std::vector<rt::WidthRule> rules(const std::vector<std::uint64_t>& pcs) const override {
+    symbolize(pcs);
+    std::vector<rt::WidthRule> out(pcs.size());
+    for (std::size_t i = 0; i < pcs.size(); ++i) {
+      const auto it = locations.find(pcs[i]);
+      if (it == locations.end() || it->second.first != display) continue;
+      const auto w = sass.lines.find(it->second.second);
+      if (w == sass.lines.end()) continue;
+      out[i].group = static_cast<std::uint32_t>(it->second.second);
+      out[i].load = w->second.load;
+      out[i].store = w->second.store;
+    }
+    return out;
+  }
 
   ~Impl() {
     if (g_last_layout == &layout) g_last_layout = nullptr;
@@ -407,13 +528,14 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
       "-include", include_dir + "/banksim/cuda_host.hpp",
       // The course's shared headers (course_todo.h), so exercise files compile as they are.
       "-I" BANKSIM_COURSE_INCLUDE_DIR, "-I" + fs::absolute(cu_file).parent_path().string()};
+  // lld links the module in two thirds of ld.bfd's time, where installed.
+  if (!find_in_path("ld.lld").empty()) flags.push_back("-fuse-ld=lld");
   for (const auto& f : options.extra_flags) flags.push_back(f);
 
   // Cache by content: the TU, the flags and the headers it force-includes.
-  std::string key_text = tu + clang;
-  for (const auto& f : flags) key_text += "\x1f" + f;
+  std::string headers_text;
   for (const char* h : {"cuda_host.hpp", "cuda_types.hpp", "kernel_entry.hpp"}) {
-    key_text += read_file(fs::path(include_dir) / "banksim" / h);
+    headers_text += read_file(fs::path(include_dir) / "banksim" / h);
   }
   // The CUDA headers banksim provides (cooperative_groups.h...): a change rebuilds.
   std::vector<fs::path> cuda_headers;
@@ -422,7 +544,10 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     if (e.is_regular_file()) cuda_headers.push_back(e.path());
   }
   std::sort(cuda_headers.begin(), cuda_headers.end());
-  for (const auto& h : cuda_headers) key_text += h.string() + read_file(h);
+  for (const auto& h : cuda_headers) headers_text += h.string() + read_file(h);
+  std::string key_text = tu + clang;
+  for (const auto& f : flags) key_text += "\x1f" + f;
+  key_text += headers_text;
   const fs::path cache =
       !options.cache_dir.empty()
           ? options.cache_dir
@@ -444,10 +569,54 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     const fs::path tu_path = cache / (cu_file.stem().string() + "-" + key + "." + unique + ".cpp");
     std::ofstream(tu_path) << tu;
     const fs::path tmp_so = so.string() + "." + unique + ".tmp";
-    std::string cmd = shell_quote(clang);
-    for (const auto& f : flags) cmd += " " + shell_quote(f);
-    cmd += " " + shell_quote(tu_path.string()) + " -o " + shell_quote(tmp_so.string());
-    const auto [status, output] = run_command(cmd);
+    // cuda_host.hpp (force-included: the CUDA emulation and the standard headers it needs) is
+    // most of a compile: it is precompiled once per cache, clang and flags, named by their hash
+    // (which covers the headers' contents, so -fno-validate-pch only skips the mtime check).
+    const std::string host = include_dir + "/banksim/cuda_host.hpp";
+    const std::string student_inc = "-I" + fs::absolute(cu_file).parent_path().string();
+    std::vector<std::string> pch_flags;
+    for (std::size_t i = 0; i < flags.size(); ++i) {
+      if (flags[i] == "-include") {
+        ++i;
+      } else if (flags[i] != "-shared" && flags[i] != student_inc) {
+        pch_flags.push_back(flags[i]);
+      }
+    }
+    std::string pch_key = clang;
+    for (const auto& f : pch_flags) pch_key += "\x1f" + f;
+    pch_key += headers_text;
+    const fs::path pch =
+        cache / fmt::format("banksim-host-{:016x}.pch", std::hash<std::string>{}(pch_key));
+    if (!fs::exists(pch)) {
+      const fs::path tmp_pch = pch.string() + "." + unique + ".tmp";
+      std::string pcmd = shell_quote(clang);
+      for (const auto& f : pch_flags) {
+        pcmd += " " + shell_quote(f == "c++" ? std::string("c++-header") : f);
+      }
+      pcmd += " " + shell_quote(host) + " -o " + shell_quote(tmp_pch.string());
+      if (run_command(pcmd).first == 0) {
+        std::error_code ec;
+        fs::rename(tmp_pch, pch, ec);
+      }
+      std::error_code ec;
+      fs::remove(tmp_pch, ec);
+    }
+    auto compile_cmd = [&](bool use_pch) {
+      std::string cmd = shell_quote(clang);
+      for (std::size_t i = 0; i < flags.size(); ++i) {
+        if (use_pch && flags[i] == "-include") {
+          cmd += " -include-pch " + shell_quote(pch.string()) + " -Xclang -fno-validate-pch";
+          ++i;
+          continue;
+        }
+        cmd += " " + shell_quote(flags[i]);
+      }
+      return cmd + " " + shell_quote(tu_path.string()) + " -o " + shell_quote(tmp_so.string());
+    };
+    auto [status, output] = run_command(compile_cmd(fs::exists(pch)));
+    if (status != 0 && output.find("precompiled header") != std::string::npos) {
+      std::tie(status, output) = run_command(compile_cmd(false));  // a PCH clang refuses
+    }
     if (status != 0) {
       fs::remove(tu_path);
       std::string summary = first_error(output);
@@ -461,6 +630,49 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     fs::rename(tmp_so, so);
   }
   impl->so_path = so.string();
+  if (options.widths == Widths::kClang) {
+    impl->widths_note = "clang's (as compiled for the CPU; asked for)";
+  } else {
+    // nvcc's widths, cached beside the module: built once (in the grader's compile step, which
+    // may write the cache), read by every launch.
+    const fs::path wpath = cache / (cu_file.stem().string() + "-" + key + ".sass-widths");
+    std::string why;
+    if (!fs::exists(wpath)) {
+      const NvccTools tools = find_nvcc_tools();
+      if (tools.why.empty()) {
+        std::vector<std::string> incs = {"-I" + fs::absolute(cu_file).parent_path().string()};
+        for (const auto& f : options.extra_flags) {
+          if (f.rfind("-I", 0) == 0 || f.rfind("-D", 0) == 0) incs.push_back(f);
+        }
+        write_sass_widths(cu_file, incs, tools, wpath);
+      } else {
+        why = tools.why;
+      }
+    }
+    if (why.empty()) {
+      const std::string text = read_file(wpath);
+      const std::string head = text.substr(0, text.find('\n'));
+      if (head.rfind("# none ", 0) == 0) {
+        why = head.substr(7);
+      } else if (head.rfind("# ", 0) == 0) {
+        impl->sass = sass_widths_from_text(text);
+        impl->use_sass = true;
+        std::istringstream h(head.substr(2));
+        std::string nv, release, arch;
+        h >> nv >> release >> arch;
+        impl->widths_note = fmt::format("{} {} SASS for {} ({} lines with shared accesses)", nv,
+                                        release, arch, impl->sass.lines.size());
+      } else {
+        why = "the cached nvcc widths could not be read";
+      }
+    }
+    if (!impl->use_sass) {
+      if (options.widths == Widths::kNvcc) {
+        throw UsageError("nvcc's access widths were asked for and cannot be had: " + why);
+      }
+      impl->widths_note = "clang's (as compiled for the CPU): " + why;
+    }
+  }
   if (!options.load) return Module(std::move(impl));
   impl->handle = dlopen(impl->so_path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (impl->handle == nullptr) {
@@ -555,6 +767,7 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
   for (Arg& a : args) arg_ptrs.push_back(a.storage());
   arg_ptrs.push_back(nullptr);
   rt::RunOptions ro{config.grid, config.block, config.dynamic_smem, config.timeout_s};
+  if (impl_->use_sass) ro.widths = impl_.get();
   rt::RunResult raw = rt::run_kernel(impl_->layout, e, arg_ptrs.data(), ro);
 
   // Source locations for every program counter seen.
@@ -573,6 +786,9 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
   report.completed = raw.completed;
   report.abort_reason = raw.abort_reason;
   report.traced_shared_accesses = raw.traced_shared;
+  report.widths = impl_->widths_note;
+  report.nvcc_widths = impl_->use_sass;
+  report.regrouped = raw.regrouped;
   report.threads = raw.threads;
   report.seconds = raw.seconds;
   // One row per access: its line and column (two loads on one line are two rows, each with its

@@ -64,6 +64,9 @@ nlohmann::json LaunchReport::to_json() const {
   j["abort_reason"] = abort_reason;
   j["threads"] = threads;
   j["traced_shared_accesses"] = traced_shared_accesses;
+  j["widths"] = widths;
+  j["nvcc_widths"] = nvcc_widths;
+  j["regrouped"] = regrouped;
   j["seconds"] = seconds;
   j["sites"] = nlohmann::json::array();
   for (const LineStats& l : lines) {
@@ -121,6 +124,10 @@ std::string LaunchReport::table() const {
       kernel, dim_string(config.grid), dim_string(config.block),
       config.dynamic_smem != 0 ? ", " + std::to_string(config.dynamic_smem) : "", threads,
       traced_shared_accesses, seconds);
+  if (!widths.empty()) {
+    out += "access widths: " + widths +
+           (regrouped != 0 ? fmt::format(" ({} requests regrouped)", regrouped) : "") + "\n";
+  }
   if (lines.empty()) {
     out += "no shared-memory access was traced\n";
   } else {

@@ -63,6 +63,7 @@ RunResult Launch::run() {
     }
   }
   result_.sites = std::move(sites_);
+  result_.regrouped = regrouped_;
   result_.global_sites = std::move(global_sites_);
   result_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return std::move(result_);
@@ -282,8 +283,11 @@ void Launch::flush_warp(unsigned warp) {
       }
     }
   }
+  const bool regrouping = options_.widths != nullptr;
   const Access* lane_access[bankmodel::kWarpSize];
+  std::vector<WarpRequest> requests;  // only when regrouping: the bank model sees them after
   if (uniform) {
+    if (regrouping) requests.reserve(n);
     for (std::size_t k = 0; k < n; ++k) {
       const Access& a0 = (*threads_[first].trace)[k];
       bankmodel::Request r(static_cast<Op>(a0.op), a0.size);
@@ -293,18 +297,22 @@ void Launch::flush_warp(unsigned warp) {
         r.set_lane(static_cast<int>(i - first), a.offset);
         lane_access[i - first] = &a;
       }
-      add_request(lane_access, r);
+      if (regrouping) {
+        requests.emplace_back();
+        WarpRequest& w = requests.back();
+        w.pc = a0.pc;
+        w.sub = a0.sub;
+        w.request = r;
+        std::copy(std::begin(lane_access), std::end(lane_access), w.lanes);
+      } else {
+        add_request(lane_access, r);
+      }
     }
   } else {
     // Divergent lanes: the k-th execution of (pc, sub, op, width) by each lane forms request k of
     // that site. A call site whose lanes use different widths (a memcpy of a lane-dependent size)
     // gives one request per width: every lane is kept.
-    struct Pending {
-      bankmodel::Request request;
-      const Access* lanes[bankmodel::kWarpSize];
-    };
     using Site = std::tuple<std::uint64_t, std::uint16_t, std::uint8_t, std::uint8_t>;
-    std::vector<Pending> requests;
     std::map<std::tuple<Site, std::uint64_t>, std::size_t> index;
     for (unsigned i = first; i < last; ++i) {
       std::map<Site, std::uint64_t> seen;
@@ -315,14 +323,20 @@ void Launch::flush_warp(unsigned warp) {
         auto it = index.find(key);
         if (it == index.end()) {
           it = index.emplace(key, requests.size()).first;
-          requests.push_back(Pending{bankmodel::Request(static_cast<Op>(a.op), a.size), {}});
+          requests.emplace_back();
+          requests.back().pc = a.pc;
+          requests.back().sub = a.sub;
+          requests.back().request = bankmodel::Request(static_cast<Op>(a.op), a.size);
         }
-        Pending& p = requests[it->second];
+        WarpRequest& p = requests[it->second];
         p.request.set_lane(static_cast<int>(i - first), a.offset);
         p.lanes[i - first] = &a;
       }
     }
-    for (const Pending& p : requests) add_request(p.lanes, p.request);
+  }
+  if (!requests.empty()) {
+    if (regrouping) regroup(&requests);
+    for (const WarpRequest& w : requests) add_request(w.lanes, w.request);
   }
   for (unsigned i = first; i < last; ++i) threads_[i].trace->clear();
   flush_global(first, last);

@@ -114,12 +114,14 @@ banksim::Arg make_arg(const banksim::ParamInfo& p, const std::string& text, int 
 int profile(const std::string& file, const std::string& kernel, const std::string& grid,
             const std::string& block, std::size_t smem, const std::vector<std::string>& arg_texts,
             const std::string& json_path, int diagram_line, const std::string& svg_path,
-            const std::string& tile, double timeout, unsigned long long seed) {
+            const std::string& tile, double timeout, unsigned long long seed,
+            banksim::Widths widths) {
   g_json_path = json_path;
   g_kernel = kernel;
   banksim::rt::set_emergency_handler(write_emergency_json);
   banksim::CompileOptions options;
   options.kernels = {kernel};
+  options.widths = widths;
   banksim::Module module = banksim::Module::compile(file, options);
   g_module = &module;
   const banksim::KernelEntry& entry = module.entry(kernel);
@@ -234,10 +236,19 @@ int main(int argc, char** argv) {
                    "instead of the array's first)");
   prof->add_option("--timeout", timeout, "seconds before a hanging kernel is stopped (5)");
   prof->add_option("--seed", seed, "seed of the random input buffers (1)");
+  std::string widths = "auto";
+  prof->add_option("--widths", widths,
+                   "whose access widths count: nvcc (read from its SASS for sm_90: what the GPU "
+                   "runs), clang (as compiled for the CPU), or auto (nvcc's when nvcc and "
+                   "nvdisasm are found)")
+      ->check(CLI::IsMember({"auto", "nvcc", "clang"}));
   CLI11_PARSE(app, argc, argv);
+  const banksim::Widths w = widths == "nvcc"    ? banksim::Widths::kNvcc
+                            : widths == "clang" ? banksim::Widths::kClang
+                                                : banksim::Widths::kAuto;
   try {
     return profile(file, kernel, grid, block, smem, arg_texts, json_path, diagram_line, svg_path,
-                   tile, timeout, seed);
+                   tile, timeout, seed, w);
   } catch (const banksim::CompileError& e) {
     std::cerr << "banksim: " << file << " does not compile: " << e.what() << "\n";
     if (!e.diagnostics().empty()) std::cerr << e.diagnostics();

@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -236,6 +237,7 @@ class CpuBackend : public Backend {
   Capabilities capabilities() const override {
     Capabilities c;
     c.name = "cpu";
+    c.batch_sizes = true;
     return c;
   }
   std::string describe() const override {
@@ -243,7 +245,10 @@ class CpuBackend : public Backend {
            "timing)";
   }
   json facts() const override { return {{"mode", "cpu"}, {"gpu", nullptr}}; }
-  CpuBackend(bool sandboxed, fs::path cache) : sandboxed_(sandboxed), cache_(std::move(cache)) {}
+  CpuBackend(bool sandboxed, fs::path cache, std::string widths)
+      : sandboxed_(sandboxed), cache_(std::move(cache)), widths_(std::move(widths)) {
+    if (widths_ != "clang") find_nvcc_tools();
+  }
 
   /// Compiles in one sandboxed step that may write only the compile cache (nothing of the
   /// student's file runs there), then runs in a second that sees the cache read-only and may
@@ -256,6 +261,7 @@ class CpuBackend : public Backend {
     // It goes to the cache's sources/<content hash>/: identical files (other sizes, other
     // students) then share one compiled module. Written by the grader only, atomically.
     WorkerJob job = original;
+    job.request.widths = widths_;
     const std::string text = read_file(job.request.file);
     const fs::path folder =
         cache_ / "sources" / fmt::format("{:016x}", std::hash<std::string>{}(text));
@@ -285,6 +291,14 @@ class CpuBackend : public Backend {
       build.ro_paths.push_back(dir);
       build.rw_dir = cache_;
       build.sandbox_uid = kCompileUid;
+      // nvcc (cudafe++, cicc, ptxas, a host preprocessor) and nvdisasm read nvcc's widths here,
+      // by absolute path; a toolkit outside /usr is mounted read-only.
+      build.processes = std::max(build.processes, 128);
+      for (const auto& [var, path] : tools_) {
+        build.extra_env.push_back(var + "=" + path.string());
+        const fs::path top = path.parent_path().parent_path();
+        if (path.string().rfind("/usr/", 0) != 0 && fs::exists(top)) build.ro_paths.push_back(top);
+      }
       run_worker({worker, dir.string(), "--report-fd", "{report_fd}", "--cache", cache_.string(),
                   "--compile-only"},
                  build, sandboxed_, job, out);
@@ -302,8 +316,51 @@ class CpuBackend : public Backend {
   }
 
  private:
+  /// nvcc and nvdisasm as this process finds them ($BANKSIM_NVCC / $BANKSIM_NVDISASM, the
+  /// PATH, nvdisasm beside nvcc), for the compile step's sandbox, whose PATH has only /usr/bin
+  /// and /usr/local/bin. banksim says in its report when it found neither.
+  void find_nvcc_tools() {
+    auto on_path = [](const std::string& name) -> fs::path {
+      if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : "";
+      const char* path = std::getenv("PATH");
+      std::istringstream dirs(path != nullptr ? path : "");
+      std::string dir;
+      while (std::getline(dirs, dir, ':')) {
+        if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) return dir + "/" + name;
+      }
+      return {};
+    };
+    auto env = [](const char* var, const char* fallback) {
+      const char* v = std::getenv(var);
+      return std::string(v != nullptr && *v != '\0' ? v : fallback);
+    };
+    std::error_code ec;
+    const fs::path nvcc = on_path(env("BANKSIM_NVCC", "nvcc"));
+    if (nvcc.empty()) return;
+    fs::path nvdisasm = on_path(env("BANKSIM_NVDISASM", "nvdisasm"));
+    if (nvdisasm.empty())
+      nvdisasm = on_path((fs::canonical(nvcc, ec).parent_path() / "nvdisasm").string());
+    // As root the compile step runs as another uid, who must be able to enter the tool's
+    // folders (a toolkit under /root is not usable there: banksim then says it used clang's).
+    auto usable = [](const fs::path& p) {
+      if (geteuid() != 0) return true;
+      for (fs::path d = p.parent_path(); !d.empty() && d != d.root_path(); d = d.parent_path()) {
+        struct stat st {};
+        if (stat(d.c_str(), &st) != 0 || (st.st_mode & S_IXOTH) == 0) return false;
+      }
+      return true;
+    };
+    const fs::path cc = fs::canonical(nvcc, ec);
+    if (ec || !usable(cc)) return;
+    tools_.emplace_back("BANKSIM_NVCC", cc);
+    const fs::path dis = nvdisasm.empty() ? fs::path() : fs::canonical(nvdisasm, ec);
+    if (!dis.empty() && !ec && usable(dis)) tools_.emplace_back("BANKSIM_NVDISASM", dis);
+  }
+
   bool sandboxed_;
   fs::path cache_;
+  std::string widths_;
+  std::vector<std::pair<std::string, fs::path>> tools_;
 };
 
 }  // namespace
@@ -315,7 +372,7 @@ fs::path course_root() {
 
 std::unique_ptr<Backend> make_cpu_backend(const BackendOptions& options) {
   if (options.sandbox) sweep_orphaned_sandboxes();
-  return std::make_unique<CpuBackend>(options.sandbox, options.cache_dir);
+  return std::make_unique<CpuBackend>(options.sandbox, options.cache_dir, options.widths);
 }
 
 std::unique_ptr<Backend> make_backend(const std::string& mode, const BackendOptions& options,

@@ -147,7 +147,38 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
   for (std::size_t k = 0; k < ev.sizes.size(); ++k) {
     runs.push_back(make_run(spec, ev.sizes[k], rng, &ev.inputs[k], &ev.expected[k]));
   }
-  for (std::size_t k = 0; k < runs.size(); ++k) {
+  if (ev.caps.batch_sizes && runs.size() > 1) {
+    WorkerJob job = job_for(ev.file, spec.kernel, "kernel");
+    job.request.runs = runs;
+    job.inputs = ev.inputs;
+    WorkerOutcome all = backend.run(job, fresh_dir(ev.options, spec.slug + "-student-all"),
+                                    Limits{60.0 * static_cast<double>(runs.size())});
+    // The process ended normally and reported every size (a size may have stopped inside
+    // banksim: a timeout, a wild pointer): each size's report stands as if it had run alone.
+    // A process that died (a crash, the grader's limit) runs the sizes again one by one.
+    bool every = all.exit_status == 0 && !all.timed_out && all.report.runs.size() == runs.size();
+    for (std::size_t k = 0; every && k < runs.size(); ++k) every = all.report.run_received[k];
+    if (!all.report.compile.ok) {
+      ev.student.push_back(std::move(all));  // it will not compile for any size
+      return;
+    }
+    if (every) {
+      // One outcome per size, as if each had run alone.
+      for (std::size_t k = 0; k < runs.size(); ++k) {
+        WorkerOutcome o;
+        o.started = all.started;
+        o.exit_status = 0;
+        o.seconds = all.seconds / static_cast<double>(runs.size());
+        o.report.compile = all.report.compile;
+        o.report.runs = {std::move(all.report.runs[k])};
+        o.report.run_received = {true};
+        o.report.rejected = all.report.rejected;
+        if (k + 1 == runs.size()) o.output_tail = all.output_tail;
+        ev.student.push_back(std::move(o));
+      }
+    }
+  }
+  for (std::size_t k = 0; k < runs.size() && ev.student.size() < runs.size(); ++k) {
     WorkerJob job = job_for(ev.file, spec.kernel, "kernel");
     job.request.runs = {runs[k]};
     job.inputs = {ev.inputs[k]};
@@ -199,13 +230,13 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
     }
   }
   // The baseline at sizes[0], same inputs. Only its counters are read (its access pattern does
-  // not depend on the values), so on a GPU one profile serves a whole class run: ncu is the
-  // slowest step of GPU grading, and it holds the GPU alone.
+  // not depend on the values), so one profile serves a whole class run: on a GPU ncu is the
+  // slowest step of grading, and it holds the GPU alone; on the CPU it saves a run per student.
   const std::string key = spec.id + "|" + ev.sizes[0].label;
   static std::mutex cache_mutex;
   static std::map<std::string, WorkerOutcome> cache;
   bool cached = false;
-  if (ev.caps.can_profile) {
+  {
     const std::lock_guard<std::mutex> lock(cache_mutex);
     if (const auto it = cache.find(key); it != cache.end()) {
       ev.baseline = it->second;
@@ -218,7 +249,7 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
     base.inputs = {ev.inputs[0]};
     base.profile = ev.caps.can_profile;
     ev.baseline = backend.run(base, fresh_dir(ev.options, spec.slug + "-baseline"), Limits{90.0});
-    if (ev.caps.can_profile && ev.baseline.ran(0) && ev.baseline.counters_error.empty()) {
+    if (ev.baseline.ran(0) && ev.baseline.counters_error.empty()) {
       const std::lock_guard<std::mutex> lock(cache_mutex);
       cache.emplace(key, ev.baseline);
     }

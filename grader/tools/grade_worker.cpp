@@ -63,6 +63,8 @@ proto::RunReport to_report(const banksim::LaunchReport& l) {
   proto::RunReport r;
   r.completed = l.completed;
   r.abort_reason = l.abort_reason;
+  r.widths = l.widths;
+  r.nvcc_widths = l.nvcc_widths;
   for (const banksim::LineStats& s : l.lines) {
     proto::Site site;
     site.file = s.file;
@@ -100,6 +102,9 @@ int run_kernels(const proto::Request& req) {
   options.kernels = {req.kernel};
   options.cache_dir = g_cache;
   options.load = !g_compile_only;
+  options.widths = req.widths == "clang"  ? banksim::Widths::kClang
+                   : req.widths == "nvcc" ? banksim::Widths::kNvcc
+                                          : banksim::Widths::kAuto;
   for (const auto& inc : req.include_dirs) options.extra_flags.push_back("-I" + inc);
   std::optional<banksim::Module> module;
   try {

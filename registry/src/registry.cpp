@@ -370,8 +370,11 @@ ExerciseSpec ex05() {  // the solution makes 16.0x fewer wavefronts than the unp
   e.random_sizes = 2;
   e.gpu_timing_size = mnk_size(2048, 2048, 2048);
   e.bench_size = mnk_size(4096, 4096, 4096);
-  e.thresholds.cpu_min_cost_ratio =
-      11.2;  // model 14.42x; H200 5.12x vs gate 4.0 (the model does not count the FMAs)
+  // With nvcc's widths (LDS.128 broadcasts of A, 16-byte conflicting reads of the baseline's B)
+  // the model gives the reference 4.87x, the H200 5.12x against a gate of 4.0: 4.87 x 4.0 / 5.12.
+  // With clang's 4-byte reads the model says 14.42x: 14.42 x 4.0 / 5.12 = 11.2.
+  e.thresholds.cpu_min_cost_ratio = 3.8;
+  e.thresholds.cpu_min_cost_ratio_clang = 11.2;
   e.thresholds.reference = SpeedReference::kBaseline;
   e.thresholds.gpu = {{"NVIDIA H200", 4.0, "measurements/h200-2026-12-01-redesign: 5.120-5.125x"}};
   e.conflict_hint = "pad the B tile by one float per row: bs[32][33]";

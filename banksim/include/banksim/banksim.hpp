@@ -54,6 +54,13 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Which access widths the bank model sees (CompileOptions::widths).
+enum class Widths {
+  kAuto,  ///< nvcc's, read from its SASS for sm_90, when nvcc and nvdisasm are found; else clang's
+  kNvcc,  ///< nvcc's, or a UsageError naming what is missing
+  kClang  ///< the widths of the code clang compiled for the CPU, as traced
+};
+
 /// How Module::compile() compiles and loads a .cu file.
 struct CompileOptions {
   /// Kernels to make launchable; template instances as written ("transpose_tile<1>").
@@ -68,6 +75,11 @@ struct CompileOptions {
   /// the Module can then not launch. The grader compiles this way in one sandboxed step and
   /// loads from a read-only cache in the next.
   bool load = true;
+  /// Whose access widths count: nvcc's (what the GPU runs: it merges bs[tx][kk] and
+  /// bs[tx][kk + 1] into one LDS.64 where it can prove the alignment) or clang's. nvcc and
+  /// nvdisasm come from $BANKSIM_NVCC / $BANKSIM_NVDISASM, else the PATH (nvdisasm also beside
+  /// nvcc); their result is cached beside the module.
+  Widths widths = Widths::kAuto;
 };
 
 /// Device memory for a launch: zero-filled, with guard zones so that kernel accesses past its
@@ -220,8 +232,13 @@ struct LaunchReport {
   bool completed = true;                      ///< false when the launch stopped early
   std::string abort_reason;  ///< why it stopped early (timeout, ...); empty otherwise
   std::uint64_t traced_shared_accesses = 0;  ///< shared-memory accesses traced (all threads)
-  std::uint64_t threads = 0;                 ///< CUDA threads run, over all blocks run
-  double seconds = 0.0;                      ///< wall-clock time of the run
+  /// Whose access widths the counts use, in words ("nvcc 13.0 SASS for sm_90 (...)" or
+  /// "clang's (...why...)").
+  std::string widths;
+  bool nvcc_widths = false;     ///< the counts use nvcc's widths
+  std::uint64_t regrouped = 0;  ///< requests merged or split into nvcc's widths
+  std::uint64_t threads = 0;    ///< CUDA threads run, over all blocks run
+  double seconds = 0.0;         ///< wall-clock time of the run
 
   /// Problems that are errors (not warnings).
   std::size_t error_count() const;

@@ -83,12 +83,36 @@ struct RawProblem {
   std::uint64_t count = 1;        ///< occurrences (same kind, pc and other_pc)
 };
 
+/// How one program counter's accesses may be regrouped (WidthPlan).
+struct WidthRule {
+  /// Accesses whose rules share a non-zero group (a source line) may merge into one request;
+  /// 0: keep the widths as traced.
+  std::uint32_t group = 0;
+  std::uint8_t load = 0;   ///< widths of the other compiler's loads there (bit k: 2^k bytes)
+  std::uint8_t store = 0;  ///< widths of its stores there
+};
+
+/// The widths another compiler (nvcc, for the GPU) gives the traced accesses: the engine
+/// regroups each warp's shared requests into those widths before the bank model sees them.
+/// Consecutive requests of one group whose lanes each continue the previous request by its
+/// width merge into one request of a wider width the group uses, when every lane is aligned
+/// to it; a request wider than every width of its group is split. Atomics are kept as traced.
+class WidthPlan {
+ public:
+  /// Virtual: plans are used through WidthPlan pointers.
+  virtual ~WidthPlan() = default;
+  /// The rules of `pcs` (program counters of traced accesses, asked once per launch each), one
+  /// per pc, in the same order.
+  virtual std::vector<WidthRule> rules(const std::vector<std::uint64_t>& pcs) const = 0;
+};
+
 /// Geometry and limits of one run_kernel() (LaunchConfig, already validated by Module).
 struct RunOptions {
-  dim3 grid;                     ///< blocks in the grid
-  dim3 block;                    ///< threads per block
-  std::size_t dynamic_smem = 0;  ///< bytes of dynamic shared memory
-  double timeout_s = 5.0;        ///< wall-clock limit in seconds
+  dim3 grid;                          ///< blocks in the grid
+  dim3 block;                         ///< threads per block
+  std::size_t dynamic_smem = 0;       ///< bytes of dynamic shared memory
+  double timeout_s = 5.0;             ///< wall-clock limit in seconds
+  const WidthPlan* widths = nullptr;  ///< regroup into another compiler's widths (null: none)
 };
 
 /// What one run_kernel() found, with raw program counters.
@@ -99,6 +123,7 @@ struct RunResult {
   bool completed = true;                      ///< false when the launch stopped early
   std::string abort_reason;         ///< why the launch stopped early (timeout, wild pointer, ...)
   std::uint64_t traced_shared = 0;  ///< shared-memory accesses traced
+  std::uint64_t regrouped = 0;      ///< requests the WidthPlan merged or split
   bool global_sectors_partial = false;  ///< some global accesses were not counted (see engine)
   std::uint64_t threads = 0;            ///< CUDA threads run, over all blocks run
   double seconds = 0.0;                 ///< wall-clock time of the run

@@ -69,6 +69,10 @@ struct Capabilities {
   /// exact (1.0); hardware counters include arbitration noise (1.05).
   double conflict_tolerance = 1.0;
   bool sites_have_lines = true;  ///< sites name source lines (not SASS instructions)
+  /// Every size of a kernel exercise runs in one worker process first (one sandbox, one compile
+  /// load, one symbolizer); only when that process fails do the sizes run one per process, so
+  /// each failure is told at its size.
+  bool batch_sizes = false;
 };
 
 /// A way to run worker jobs: banksim on the CPU, or the course's GPU worker.
@@ -95,6 +99,9 @@ struct BackendOptions {
   /// The compile cache: written only by compile steps (where no student code runs), mounted
   /// read-only where student code runs. Must lie outside every submission.
   std::filesystem::path cache_dir;
+  /// CPU: whose access widths the bank model sees: "auto" (nvcc's, read from its SASS for
+  /// sm_90, when nvcc and nvdisasm are found; else clang's), "nvcc" or "clang".
+  std::string widths = "auto";
 };
 
 /// "cpu", "gpu" or "auto" (GPU when one is usable, else CPU). On failure returns nullptr and

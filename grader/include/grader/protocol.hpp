@@ -59,6 +59,9 @@ struct Request {
   std::size_t ceiling_bytes = 0;                  ///< bytes the "memcpy" ceiling copies
   std::array<long long, 3> ceiling_mnk{0, 0, 0};  ///< M, N, K of the "sgemm" ceiling
   std::size_t host_cases = 0;  ///< host exercises: cases in host_cases.in (32 int64 each)
+  /// CPU: whose access widths the bank model sees: "auto" (nvcc's SASS when nvcc and nvdisasm
+  /// are found), "nvcc" or "clang" (banksim::Widths).
+  std::string widths = "auto";
 };
 
 /// One shared-memory access site (banksim: a source line and access; GPU: a SASS instruction).
@@ -108,13 +111,15 @@ struct Issue {
 
 /// The outcome of one run.
 struct RunReport {
-  bool completed = false;                           ///< the launch ran to its end
-  std::string abort_reason;                         ///< why it stopped early, when it did
-  std::vector<Site> sites;                          ///< shared-memory access sites
-  std::vector<GlobalSite> global_sites;             ///< global-memory access sites
-  std::vector<Issue> issues;                        ///< problems found
-  double median_ms = -1.0;                          ///< GPU timing, when asked for
-  double ceiling_ms = -1.0;                         ///< the request's ceiling, timed alike
+  bool completed = false;                ///< the launch ran to its end
+  std::string abort_reason;              ///< why it stopped early, when it did
+  std::vector<Site> sites;               ///< shared-memory access sites
+  std::vector<GlobalSite> global_sites;  ///< global-memory access sites
+  std::vector<Issue> issues;             ///< problems found
+  double median_ms = -1.0;               ///< GPU timing, when asked for
+  double ceiling_ms = -1.0;              ///< the request's ceiling, timed alike
+  std::string widths;        ///< CPU: whose access widths the counts use, in words ("" on a GPU)
+  bool nvcc_widths = false;  ///< CPU: the counts use nvcc's widths (from its SASS)
   std::vector<std::vector<unsigned char>> buffers;  ///< contents after the run (kBuffer frames)
 };
 
@@ -148,6 +153,7 @@ inline nlohmann::json to_json(const Request& r) {
                       {"include_dirs", r.include_dirs},
                       {"timed", r.timed},
                       {"host_cases", r.host_cases},
+                      {"widths", r.widths},
                       {"ceiling", r.ceiling},
                       {"ceiling_bytes", r.ceiling_bytes},
                       {"ceiling_mnk", r.ceiling_mnk},
@@ -177,6 +183,7 @@ inline Request request_from_json(const nlohmann::json& j) {
   r.include_dirs = j.value("include_dirs", std::vector<std::string>{});
   r.timed = j.value("timed", false);
   r.host_cases = j.value("host_cases", std::size_t{0});
+  r.widths = j.value("widths", "auto");
   r.ceiling = j.value("ceiling", "");
   r.ceiling_bytes = j.value("ceiling_bytes", std::size_t{0});
   r.ceiling_mnk = j.value("ceiling_mnk", std::array<long long, 3>{0, 0, 0});
@@ -310,9 +317,14 @@ inline GlobalSite global_site_from_json(const nlohmann::json& j) {
 
 /// A run report as JSON (without its buffers, which travel as kBuffer frames).
 inline nlohmann::json to_json(const RunReport& r) {
-  nlohmann::json j = {{"completed", r.completed},         {"abort_reason", r.abort_reason},
-                      {"median_ms", r.median_ms},         {"ceiling_ms", r.ceiling_ms},
-                      {"sites", nlohmann::json::array()}, {"global_sites", nlohmann::json::array()},
+  nlohmann::json j = {{"completed", r.completed},
+                      {"abort_reason", r.abort_reason},
+                      {"median_ms", r.median_ms},
+                      {"ceiling_ms", r.ceiling_ms},
+                      {"widths", r.widths},
+                      {"nvcc_widths", r.nvcc_widths},
+                      {"sites", nlohmann::json::array()},
+                      {"global_sites", nlohmann::json::array()},
                       {"issues", nlohmann::json::array()}};
   for (const Site& s : r.sites) j["sites"].push_back(to_json(s));
   for (const GlobalSite& s : r.global_sites) j["global_sites"].push_back(to_json(s));
@@ -327,6 +339,8 @@ inline RunReport run_report_from_json(const nlohmann::json& j) {
   r.abort_reason = j.value("abort_reason", "");
   r.median_ms = j.value("median_ms", -1.0);
   r.ceiling_ms = j.value("ceiling_ms", -1.0);
+  r.widths = j.value("widths", "");
+  r.nvcc_widths = j.value("nvcc_widths", false);
   for (const auto& s : j.value("sites", nlohmann::json::array()))
     r.sites.push_back(site_from_json(s));
   for (const auto& s : j.value("global_sites", nlohmann::json::array()))

@@ -129,7 +129,16 @@ struct Thresholds {
   /// CPU mode's speed gate: the baseline's modelled cost / the student's at sizes[0] (shared
   /// wavefronts and global sectors, grader/src/cost_model.hpp), set so that it mirrors the GPU
   /// gate: the reference's modelled ratio times (GPU threshold / GPU ratio measured).
+  /// Counted with nvcc's access widths (banksim reads its SASS), as the GPU runs the kernel.
   double cpu_min_cost_ratio = 1.0;
+  /// The same gate when banksim counts clang's widths (no nvcc/nvdisasm): 0 = the same value.
+  /// It differs where nvcc merges the reference's accesses (exercise 05's LDS.128/LDS.64).
+  double cpu_min_cost_ratio_clang = 0.0;
+  /// The CPU gate for counts made with nvcc's widths or clang's.
+  double cpu_gate(bool nvcc_widths) const {
+    return nvcc_widths || cpu_min_cost_ratio_clang <= 0 ? cpu_min_cost_ratio
+                                                        : cpu_min_cost_ratio_clang;
+  }
   /// GPU mode's speed gate, timed at gpu_timing_size (median of 15, L2 flushed), against
   /// `reference` run in the same process; one row per GPU model measured. On a GPU without a row
   /// the gate falls back to the cost model on the GPU's own counters, and says so.

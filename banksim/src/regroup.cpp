@@ -1,0 +1,122 @@
+// regroup.cpp - a warp's shared requests regrouped into the widths another compiler emits
+// (RunOptions::widths, built by Module from nvcc's SASS). clang may trace bs[tx][kk] and
+// bs[tx][kk + 1] as two 4-byte requests where nvcc emits one LDS.64, or one 16-byte access where
+// nvcc emits four LDS; the bank model must see the instructions the GPU runs.
+#include "engine.hpp"
+
+namespace banksim::rt::detail {
+
+namespace {
+
+int widest(std::uint8_t mask) {
+  for (int k = 4; k >= 0; --k) {
+    if ((mask & (1U << k)) != 0) return 1 << k;
+  }
+  return 0;
+}
+
+/// Every active lane's offset is a multiple of `w`.
+bool aligned(const bankmodel::Request& r, int w) {
+  for (int lane = 0; lane < bankmodel::kWarpSize; ++lane) {
+    if (r.is_active(lane) && r.offset(lane) % static_cast<std::uint64_t>(w) != 0) return false;
+  }
+  return true;
+}
+
+/// `next` continues `prev` in every lane: same lanes, each `width` bytes further on.
+bool continues(const bankmodel::Request& prev, const bankmodel::Request& next) {
+  if (next.active_mask() != prev.active_mask() || next.width() != prev.width()) return false;
+  for (int lane = 0; lane < bankmodel::kWarpSize; ++lane) {
+    if (prev.is_active(lane) &&
+        next.offset(lane) != prev.offset(lane) + static_cast<std::uint64_t>(prev.width())) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bankmodel::Request with_width(const bankmodel::Request& r, int width, std::uint64_t shift) {
+  bankmodel::Request out(r.op(), width);
+  for (int lane = 0; lane < bankmodel::kWarpSize; ++lane) {
+    if (r.is_active(lane)) out.set_lane(lane, r.offset(lane) + shift);
+  }
+  return out;
+}
+
+// How far ahead a piece of a wider access may be in the warp's request list: an unrolled loop
+// interleaves the pieces of several accesses of one line (as[ty][kk], bs[tx][kk], as[ty][kk+1]).
+constexpr std::size_t kWindow = 64;
+
+}  // namespace
+
+void Launch::regroup(std::vector<WarpRequest>* requests) {
+  const WidthPlan* plan = options_.widths;
+  if (plan == nullptr || requests->empty()) return;
+  // Rules of program counters not seen before in this launch, asked for in one batch.
+  std::vector<std::uint64_t> unknown;
+  for (const WarpRequest& w : *requests) {
+    if (rules_.find(w.pc) == rules_.end()) {
+      rules_.emplace(w.pc, WidthRule{});
+      unknown.push_back(w.pc);
+    }
+  }
+  if (!unknown.empty()) {
+    const std::vector<WidthRule> got = plan->rules(unknown);
+    for (std::size_t i = 0; i < unknown.size() && i < got.size(); ++i) rules_[unknown[i]] = got[i];
+  }
+  std::vector<WarpRequest> out;
+  out.reserve(requests->size());
+  std::vector<bool> used(requests->size(), false);
+  auto mask_of = [](const WidthRule& r, Op op) {
+    return op == Op::kLoad ? r.load : op == Op::kStore ? r.store : std::uint8_t{0};
+  };
+  for (std::size_t i = 0; i < requests->size(); ++i) {
+    if (used[i]) continue;
+    WarpRequest& w = (*requests)[i];
+    const WidthRule& rule = rules_[w.pc];
+    const Op op = w.request.op();
+    const std::uint8_t mask = mask_of(rule, op);
+    const int s = w.request.width();
+    if (rule.group == 0 || mask == 0 || w.sub != 0) {
+      out.push_back(std::move(w));
+      continue;
+    }
+    const int top = widest(mask);
+    if (s > top) {
+      // nvcc splits it (a struct copied field by field): pieces of its widest width.
+      for (int k = 0; k < s / top; ++k) {
+        WarpRequest piece = w;
+        piece.request = with_width(w.request, top, static_cast<std::uint64_t>(k * top));
+        piece.sub = static_cast<std::uint16_t>(k);
+        out.push_back(std::move(piece));
+      }
+      ++regrouped_;
+      continue;
+    }
+    bool merged = false;
+    for (int wide = top; wide > s && !merged; wide /= 2) {
+      if ((mask & wide) == 0 || !aligned(w.request, wide)) continue;
+      const int pieces = wide / s;
+      std::vector<std::size_t> chain{i};
+      for (std::size_t j = i + 1;
+           j < requests->size() && j <= i + kWindow && static_cast<int>(chain.size()) < pieces;
+           ++j) {
+        const WarpRequest& c = (*requests)[j];
+        if (used[j] || c.sub != 0 || c.request.op() != op) continue;
+        if (rules_[c.pc].group != rule.group) continue;
+        if (continues((*requests)[chain.back()].request, c.request)) chain.push_back(j);
+      }
+      if (static_cast<int>(chain.size()) != pieces) continue;
+      for (std::size_t j : chain) used[j] = true;
+      WarpRequest m = w;
+      m.request = with_width(w.request, wide, 0);
+      out.push_back(std::move(m));
+      ++regrouped_;
+      merged = true;
+    }
+    if (!merged) out.push_back(std::move(w));
+  }
+  *requests = std::move(out);
+}
+
+}  // namespace banksim::rt::detail

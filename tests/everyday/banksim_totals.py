@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Runs banksim on every launch of the everyday corpus and prints its shared-memory totals.
+
+Usage:
+  python3 tests/everyday/banksim_totals.py BANKSIM_BINARY [--only NAME_REGEX] [--extra-arg ARG ...]
+                                           [--manifest everyday.json]
+
+For every entry of the manifest, tests/everyday/everyday.json (its files are relative to its
+folder), or those whose name matches --only (re.search), runs
+
+  BANKSIM profile FILE --kernel K --grid X,Y,Z --block X,Y,Z [--smem BYTES] --arg ... --json TMP
+
+(a buffer argument is passed as its element count, a scalar as its value; --extra-arg values are
+appended, e.g. --extra-arg=--seed=3) and prints one JSON object on stdout:
+
+  {name: {"load": [requests, wavefronts], "store": [...], "atomic": [...]}, ...}
+
+summed over the report's shared-memory sites ("atomic-loop" sites, compare-and-swap loops, count
+as "atomic"; any other op gets its own key). The shape is the one tests/everyday/ncu_to_json.py
+gives for the GPU's measurements.
+
+Exit status: 0 when every launch ran. banksim's exit status 1 means it found problems (races,
+out-of-bounds accesses...): they are printed on stderr and the totals are kept. Any other status
+(usage or compile error, timeout, crash) stops the script with exit status 1 and a message naming
+the entry.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MANIFEST = os.path.join(HERE, "everyday.json")
+OPS = ("load", "store", "atomic")
+
+
+def load_manifest(path=MANIFEST):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def dims(v):
+    return ",".join(str(int(x)) for x in v)
+
+
+def banksim_command(binary, entry, json_path, extra, corpus_dir=HERE):
+    """The banksim command line of one manifest entry (its file relative to corpus_dir)."""
+    cmd = [binary, "profile", os.path.join(corpus_dir, entry["file"]),
+           "--kernel", entry["kernel"],
+           "--grid", dims(entry["grid"]), "--block", dims(entry["block"])]
+    if int(entry.get("smem", 0)) != 0:
+        cmd += ["--smem", str(int(entry["smem"]))]
+    for arg in entry["args"]:
+        if arg["kind"] == "buffer":
+            cmd += ["--arg", str(int(arg["count"]))]
+        elif arg["kind"] == "int":
+            cmd += ["--arg", str(int(arg["value"]))]
+        elif arg["kind"] == "float":
+            cmd += ["--arg", repr(float(arg["value"]))]
+        else:
+            raise ValueError(f"{entry['name']}: unknown argument kind {arg['kind']!r}")
+    return cmd + ["--json", json_path] + list(extra)
+
+
+def totals(report):
+    """{op: [requests, wavefronts]} summed over a banksim JSON report's shared sites."""
+    out = {op: [0, 0] for op in OPS}
+    for site in report.get("sites", []):
+        op = site["op"]
+        if op.startswith("atomic"):
+            op = "atomic"
+        acc = out.setdefault(op, [0, 0])
+        acc[0] += int(site["requests"])
+        acc[1] += int(site["wavefronts"])
+    return out
+
+
+def wait_for(binary, seconds=120):
+    """The binary may be rebuilt under us: wait a while when it is briefly missing."""
+    deadline = time.time() + seconds
+    while not os.access(binary, os.X_OK):
+        if time.time() > deadline:
+            sys.exit(f"banksim_totals: {binary} not found or not executable")
+        time.sleep(5)
+
+
+def run_entry(binary, entry, extra, tmp, corpus_dir):
+    json_path = os.path.join(tmp, re.sub(r"[^A-Za-z0-9_.-]", "_", entry["name"]) + ".json")
+    cmd = banksim_command(binary, entry, json_path, extra, corpus_dir)
+    wait_for(binary)
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode not in (0, 1):
+        sys.stderr.write(proc.stdout + proc.stderr)
+        sys.stderr.write(f"banksim_totals: {entry['name']}: banksim failed with exit status "
+                         f"{proc.returncode}\n  command: {' '.join(cmd)}\n")
+        sys.exit(1)
+    try:
+        with open(json_path, encoding="utf-8") as f:
+            report = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.stderr.write(proc.stdout + proc.stderr)
+        sys.exit(f"banksim_totals: {entry['name']}: no JSON report from banksim ({e})")
+    if proc.returncode == 1:
+        sys.stderr.write(f"banksim_totals: {entry['name']}: banksim found problems:\n")
+        for issue in report.get("issues", []):
+            sys.stderr.write(f"  {issue.get('kind')} ({issue.get('severity')}) line "
+                             f"{issue.get('line')}: {issue.get('message')}\n")
+        if not report.get("issues"):
+            sys.stderr.write(proc.stdout + proc.stderr)
+    return totals(report)
+
+
+def dump_totals(result):
+    """{name: {op: [requests, wavefronts]}} as JSON text, one entry per line."""
+    lines = [f"  {json.dumps(name)}: {json.dumps(ops)}" for name, ops in result.items()]
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("banksim", help="the banksim binary (e.g. build/bin/banksim)")
+    parser.add_argument("--only", help="run only the entries whose name matches this regex")
+    parser.add_argument("--extra-arg", action="append", default=[], metavar="ARG",
+                        help="an argument appended to every banksim command (repeatable)")
+    parser.add_argument("--manifest", default=MANIFEST,
+                        help="the manifest; its files are relative to its folder "
+                             "(default: %(default)s)")
+    args = parser.parse_args()
+    binary = os.path.abspath(args.banksim) if os.sep in args.banksim else args.banksim
+    entries = load_manifest(args.manifest)
+    corpus_dir = os.path.dirname(os.path.abspath(args.manifest))
+    if args.only:
+        entries = [e for e in entries if re.search(args.only, e["name"])]
+        if not entries:
+            sys.exit(f"banksim_totals: no entry matches --only {args.only!r}")
+    result = {}
+    with tempfile.TemporaryDirectory(prefix="banksim_totals.") as tmp:
+        for entry in entries:
+            result[entry["name"]] = run_entry(binary, entry, args.extra_arg, tmp, corpus_dir)
+    sys.stdout.write(dump_totals(result))
+
+
+if __name__ == "__main__":
+    main()
