@@ -261,6 +261,9 @@ class Launch {
   /// Regroups a warp's requests (in program order) into the widths of options_.widths
   /// (regroup.cpp).
   void regroup(std::vector<WarpRequest>* requests);
+  /// Sets result_.mergeable when the warp's traces hold two accesses nvcc could merge
+  /// (regroup.cpp).
+  void look_for_merges(unsigned first, unsigned last);
   /// Groups the warp's global accesses into requests and counts their sectors.
   void flush_global(unsigned first, unsigned last);
   void add_global_request(const GlobalAccess* const* lanes,

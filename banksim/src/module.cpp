@@ -630,12 +630,13 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     fs::rename(tmp_so, so);
   }
   impl->so_path = so.string();
-  if (options.widths == Widths::kClang) {
+  const fs::path wpath = cache / (cu_file.stem().string() + "-" + key + ".sass-widths");
+  if (options.widths == Widths::kClang ||
+      (options.widths == Widths::kCachedOrClang && !fs::exists(wpath))) {
     impl->widths_note = "clang's (as compiled for the CPU; asked for)";
   } else {
     // nvcc's widths, cached beside the module: built once (in the grader's compile step, which
     // may write the cache), read by every launch.
-    const fs::path wpath = cache / (cu_file.stem().string() + "-" + key + ".sass-widths");
     std::string why;
     if (!fs::exists(wpath)) {
       const NvccTools tools = find_nvcc_tools();
@@ -789,6 +790,7 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
   report.widths = impl_->widths_note;
   report.nvcc_widths = impl_->use_sass;
   report.regrouped = raw.regrouped;
+  report.mergeable = raw.mergeable;
   report.threads = raw.threads;
   report.seconds = raw.seconds;
   // One row per access: its line and column (two loads on one line are two rows, each with its

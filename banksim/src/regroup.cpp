@@ -119,4 +119,32 @@ void Launch::regroup(std::vector<WarpRequest>* requests) {
   *requests = std::move(out);
 }
 
+void Launch::look_for_merges(unsigned first, unsigned last) {
+  // Lane `first`'s trace proposes pairs (an access and one of the next few of the same op and
+  // width that continues it, aligned to twice the width); every other lane must agree.
+  const std::vector<Access>& t0 = *threads_[first].trace;
+  constexpr std::size_t kAhead = 8;
+  for (std::size_t k = 0; k < t0.size(); ++k) {
+    const Access& a = t0[k];
+    if (a.size >= 16 || a.op == static_cast<std::uint8_t>(Op::kAtomic) ||
+        a.offset % (2U * a.size) != 0) {
+      continue;
+    }
+    for (std::size_t j = k + 1; j < t0.size() && j <= k + kAhead; ++j) {
+      const Access& b = t0[j];
+      if (b.op != a.op || b.size != a.size || b.offset != a.offset + a.size) continue;
+      bool all = true;
+      for (unsigned i = first + 1; i < last && all; ++i) {
+        const std::vector<Access>& t = *threads_[i].trace;
+        all = t.size() > j && t[k].pc == a.pc && t[j].pc == b.pc &&
+              t[k].offset % (2U * a.size) == 0 && t[j].offset == t[k].offset + a.size;
+      }
+      if (all) {
+        result_.mergeable = true;
+        return;
+      }
+    }
+  }
+}
+
 }  // namespace banksim::rt::detail

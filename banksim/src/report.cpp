@@ -67,6 +67,7 @@ nlohmann::json LaunchReport::to_json() const {
   j["widths"] = widths;
   j["nvcc_widths"] = nvcc_widths;
   j["regrouped"] = regrouped;
+  j["mergeable"] = mergeable;
   j["seconds"] = seconds;
   j["sites"] = nlohmann::json::array();
   for (const LineStats& l : lines) {

@@ -284,6 +284,7 @@ void Launch::flush_warp(unsigned warp) {
     }
   }
   const bool regrouping = options_.widths != nullptr;
+  if (!regrouping && !result_.mergeable) look_for_merges(first, last);
   const Access* lane_access[bankmodel::kWarpSize];
   std::vector<WarpRequest> requests;  // only when regrouping: the bank model sees them after
   if (uniform) {

@@ -255,13 +255,32 @@ class CpuBackend : public Backend {
   /// write only its own folder. Host exercises (a .so the worker builds and calls): one step.
   WorkerOutcome run(const WorkerJob& original, const fs::path& dir,
                     const Limits& limits) const override {
+    WorkerJob job = original;
+    // "auto" with nvcc and nvdisasm at hand: clang's widths first; only where the run saw two
+    // accesses nvcc could merge (an unrolled GEMM loop, a struct copy) is nvcc run (1.3 s a
+    // file) and the job run again with its widths.
+    const bool probe = widths_ == "auto" && job.request.kind == "kernel" && tools_.size() == 2;
+    job.request.widths = probe ? "probe" : widths_;
+    WorkerOutcome first = run_once(job, dir, limits);
+    if (!probe || !first.report.compile.ok) return first;
+    bool mergeable = false;
+    for (const auto& r : first.report.runs) mergeable = mergeable || r.mergeable;
+    if (!mergeable) return first;
+    job.request.widths = "nvcc";  // same folder: the inputs are written again, reports are frames
+    WorkerOutcome second = run_once(job, dir, limits);
+    second.seconds += first.seconds;
+    return second;
+  }
+
+ private:
+  WorkerOutcome run_once(const WorkerJob& original, const fs::path& dir,
+                         const Limits& limits) const {
     WorkerOutcome out;
     // The file under test is copied out of the submission: the sandbox then sees that one file
     // (not the folder around it), and its path is plain ASCII whatever the folder was called.
     // It goes to the cache's sources/<content hash>/: identical files (other sizes, other
     // students) then share one compiled module. Written by the grader only, atomically.
     WorkerJob job = original;
-    job.request.widths = widths_;
     const std::string text = read_file(job.request.file);
     const fs::path folder =
         cache_ / "sources" / fmt::format("{:016x}", std::hash<std::string>{}(text));

@@ -65,6 +65,7 @@ proto::RunReport to_report(const banksim::LaunchReport& l) {
   r.abort_reason = l.abort_reason;
   r.widths = l.widths;
   r.nvcc_widths = l.nvcc_widths;
+  r.mergeable = l.mergeable;
   for (const banksim::LineStats& s : l.lines) {
     proto::Site site;
     site.file = s.file;
@@ -102,9 +103,10 @@ int run_kernels(const proto::Request& req) {
   options.kernels = {req.kernel};
   options.cache_dir = g_cache;
   options.load = !g_compile_only;
-  options.widths = req.widths == "clang"  ? banksim::Widths::kClang
-                   : req.widths == "nvcc" ? banksim::Widths::kNvcc
-                                          : banksim::Widths::kAuto;
+  options.widths = req.widths == "clang"   ? banksim::Widths::kClang
+                   : req.widths == "probe" ? banksim::Widths::kCachedOrClang
+                   : req.widths == "nvcc"  ? banksim::Widths::kNvcc
+                                           : banksim::Widths::kAuto;
   for (const auto& inc : req.include_dirs) options.extra_flags.push_back("-I" + inc);
   std::optional<banksim::Module> module;
   try {
@@ -154,6 +156,11 @@ int run_kernels(const proto::Request& req) {
     proto::RunReport report;
     try {
       report = to_report(module->launch(req.kernel, config, args));
+      if (req.widths == "probe" && !report.nvcc_widths && !report.mergeable) {
+        // No two accesses nvcc could merge: its widths are clang's here.
+        report.widths = "clang's, the same as nvcc's here (no two accesses nvcc could merge)";
+        report.nvcc_widths = true;
+      }
       for (const auto& b : buffers) {
         const auto* p = static_cast<const unsigned char*>(b.data());
         report.buffers.emplace_back(p, p + b.bytes());

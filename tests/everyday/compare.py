@@ -12,7 +12,8 @@ and the wavefronts per request are within 3%. Prints one line per launch.
 
 Exit status 0 when exactly the launches named by --expect-differ differ (none by default): with
 nvcc's widths every launch must agree; with clang's, the launches where nvcc merges accesses must
-differ (which shows the comparison can fail, and why banksim reads nvcc's SASS).
+differ (which shows the comparison can fail, and why banksim reads nvcc's SASS), and banksim must
+flag exactly those as "mergeable" (the sign on which the grader runs nvcc).
 """
 
 import argparse
@@ -67,6 +68,15 @@ def main():
         print(f"{name:36} {'agrees' if not whys else 'DIFFERS: ' + '; '.join(whys)}")
         if whys:
             differ.append(name)
+    if a.widths == "clang":
+        # banksim's own sign that nvcc's widths could differ (what makes the grader run nvcc) must
+        # be on exactly where they do differ.
+        flagged = sorted(n for n, v in mine.items() if v.get("mergeable"))
+        print(f"flagged as mergeable: {', '.join(flagged) or 'none'}")
+        if flagged != sorted(differ):
+            print(f"compare: mergeable on {flagged}, but these differ: {sorted(differ)}",
+                  file=sys.stderr)
+            return 1
     want = sorted(a.expect_differ)
     print(f"{len(measured) - len(differ)}/{len(measured)} launches agree with the H200 "
           f"({a.widths}'s widths)")

@@ -56,9 +56,12 @@ class UsageError : public std::runtime_error {
 
 /// Which access widths the bank model sees (CompileOptions::widths).
 enum class Widths {
-  kAuto,  ///< nvcc's, read from its SASS for sm_90, when nvcc and nvdisasm are found; else clang's
-  kNvcc,  ///< nvcc's, or a UsageError naming what is missing
-  kClang  ///< the widths of the code clang compiled for the CPU, as traced
+  kAuto,   ///< nvcc's, read from its SASS for sm_90, when nvcc and nvdisasm are found; else clang's
+  kNvcc,   ///< nvcc's, or a UsageError naming what is missing
+  kClang,  ///< the widths of the code clang compiled for the CPU, as traced
+  /// nvcc's when the cache already holds them for this file, else clang's without running nvcc
+  /// (LaunchReport::mergeable then says whether nvcc's could differ)
+  kCachedOrClang
 };
 
 /// How Module::compile() compiles and loads a .cu file.
@@ -237,8 +240,11 @@ struct LaunchReport {
   std::string widths;
   bool nvcc_widths = false;     ///< the counts use nvcc's widths
   std::uint64_t regrouped = 0;  ///< requests merged or split into nvcc's widths
-  std::uint64_t threads = 0;    ///< CUDA threads run, over all blocks run
-  double seconds = 0.0;         ///< wall-clock time of the run
+  /// Counted with clang's widths, and some warp made two accesses nvcc could merge into one
+  /// wider instruction (RunResult::mergeable): nvcc's widths could change the counts.
+  bool mergeable = false;
+  std::uint64_t threads = 0;  ///< CUDA threads run, over all blocks run
+  double seconds = 0.0;       ///< wall-clock time of the run
 
   /// Problems that are errors (not warnings).
   std::size_t error_count() const;

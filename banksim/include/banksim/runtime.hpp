@@ -124,6 +124,10 @@ struct RunResult {
   std::string abort_reason;         ///< why the launch stopped early (timeout, wild pointer, ...)
   std::uint64_t traced_shared = 0;  ///< shared-memory accesses traced
   std::uint64_t regrouped = 0;      ///< requests the WidthPlan merged or split
+  /// Without a WidthPlan: some warp made two requests of one op and width where the second
+  /// continues the first in every lane, aligned to twice the width (what nvcc may merge into one
+  /// wider instruction): nvcc's widths could change the counts.
+  bool mergeable = false;
   bool global_sectors_partial = false;  ///< some global accesses were not counted (see engine)
   std::uint64_t threads = 0;            ///< CUDA threads run, over all blocks run
   double seconds = 0.0;                 ///< wall-clock time of the run

@@ -60,7 +60,8 @@ struct Request {
   std::array<long long, 3> ceiling_mnk{0, 0, 0};  ///< M, N, K of the "sgemm" ceiling
   std::size_t host_cases = 0;  ///< host exercises: cases in host_cases.in (32 int64 each)
   /// CPU: whose access widths the bank model sees: "auto" (nvcc's SASS when nvcc and nvdisasm
-  /// are found), "nvcc" or "clang" (banksim::Widths).
+  /// are found), "nvcc" or "clang" (banksim::Widths), or "probe": clang's, saying whether nvcc's
+  /// could differ (RunReport::mergeable).
   std::string widths = "auto";
 };
 
@@ -120,6 +121,9 @@ struct RunReport {
   double ceiling_ms = -1.0;              ///< the request's ceiling, timed alike
   std::string widths;        ///< CPU: whose access widths the counts use, in words ("" on a GPU)
   bool nvcc_widths = false;  ///< CPU: the counts use nvcc's widths (from its SASS)
+  /// CPU, counted with clang's widths: two accesses nvcc could merge were seen, so nvcc's widths
+  /// could change the counts (the backend then runs the job again with them).
+  bool mergeable = false;
   std::vector<std::vector<unsigned char>> buffers;  ///< contents after the run (kBuffer frames)
 };
 
@@ -323,6 +327,7 @@ inline nlohmann::json to_json(const RunReport& r) {
                       {"ceiling_ms", r.ceiling_ms},
                       {"widths", r.widths},
                       {"nvcc_widths", r.nvcc_widths},
+                      {"mergeable", r.mergeable},
                       {"sites", nlohmann::json::array()},
                       {"global_sites", nlohmann::json::array()},
                       {"issues", nlohmann::json::array()}};
@@ -341,6 +346,7 @@ inline RunReport run_report_from_json(const nlohmann::json& j) {
   r.ceiling_ms = j.value("ceiling_ms", -1.0);
   r.widths = j.value("widths", "");
   r.nvcc_widths = j.value("nvcc_widths", false);
+  r.mergeable = j.value("mergeable", false);
   for (const auto& s : j.value("sites", nlohmann::json::array()))
     r.sites.push_back(site_from_json(s));
   for (const auto& s : j.value("global_sites", nlohmann::json::array()))
