@@ -4,7 +4,8 @@
 #   scripts/nvcc-compile-all.sh [ARCH]      ARCH defaults to 90 (H100/H200)
 # Files under tests/corpus/bad/ are meant to misbehave at run time, not to fail compiling, so they
 # are compiled too; paths containing ".nocompile" are deliberately broken and skipped, and so is
-# the student corpus (tests/students: test data that GPU-mode grading compiles itself).
+# the student corpus (tests/students: test data that GPU-mode grading compiles itself) and the
+# everyday corpus (tests/everyday: banksim compiles each with nvcc in everyday_matches_h200).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 arch="${1:-90}"
@@ -15,7 +16,7 @@ fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 { git ls-files '*.cu' 2>/dev/null || find . -name '*.cu' -not -path './build/*'; } |
-  grep -v -e '\.nocompile' -e '^tests/students/' >"$out/files"
+  grep -v -e '\.nocompile' -e '^tests/students/' -e '^tests/everyday/' >"$out/files"
 n=$(wc -l <"$out/files")
 export arch out
 # Each file in its own object and error log; a failure is reported with the compiler's output.
