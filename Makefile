@@ -36,6 +36,8 @@
 #   make build           configure + build only
 #   make bench           Google Benchmark programs: banksim's speed, and on a GPU every lesson
 #                        kernel against cudaMemcpy / cuBLAS (JSON in build/bench/)
+#   make bench-class     time grading a class of 20 distinct submissions in CPU mode (JOBS at a
+#                        time; WIDTHS=clang for clang's access widths) and a warm re-grade of one
 #   make lint            clang-tidy over the C++ sources
 #   make format          reformat the sources with clang-format
 # Variables: BUILD_DIR (default build), JOBS (parallel build/test jobs).
@@ -43,7 +45,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build test bench grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container test-catch2-v3 docs-check explorer deps-test deps-build deps-grade deps-docs deps-bench
+.PHONY: all build test bench bench-class grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container test-catch2-v3 docs-check explorer deps-test deps-build deps-grade deps-docs deps-bench
 
 all: build
 
@@ -118,6 +120,10 @@ bench: deps-bench $(BUILD_DIR)/build.ninja
 	  $(BUILD_DIR)/gpu/bench_gpu --benchmark_out=$(BUILD_DIR)/bench/gpu.json \
 	    --benchmark_out_format=json $(BENCH_FLAGS); \
 	else echo "make bench: no GPU here (nvidia-smi -L failed): GPU benchmarks skipped"; fi
+
+# A class of 20 distinct copies of solutions/ graded in CPU mode, then a warm re-grade of one.
+bench-class: build
+	@JOBS=$(JOBS) scripts/bench-class.sh 20 $(or $(WIDTHS),auto)
 
 lint: build
 	@git ls-files '*.cpp' | grep -v '^tests/corpus/' | xargs clang-tidy -p $(BUILD_DIR) --quiet
