@@ -10,6 +10,7 @@ n="${1:-20}"
 widths="${2:-auto}"
 jobs="${JOBS:-2}"
 work=$(mktemp -d)
+chmod 755 "$work"  # as root the sandboxes run as other uids, who must enter it
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/class"
 for i in $(seq -w 1 "$n"); do
@@ -20,7 +21,7 @@ for i in $(seq -w 1 "$n"); do
 done
 start=$(date +%s.%N)
 build/bin/grade --submissions "$work/class" --jobs "$jobs" --mode cpu --widths "$widths" \
-  --out "$work/out" >"$work/log" 2>&1
+  --out "$work/out" >"$work/log" 2>&1 || { tail -20 "$work/log" >&2; exit 1; }
 end=$(date +%s.%N)
 python3 - "$work/out/gradebook.csv" "$n" <<'PY'
 import csv, sys
@@ -29,11 +30,11 @@ bad = [r[0] for r in rows if r[1] != r[2]]
 if len(rows) != int(sys.argv[2]) or bad:
     sys.exit(f"bench-class: {len(rows)} rows, not at full marks: {bad}")
 PY
-echo "class of $n (all exercises, JOBS=$jobs, widths $widths): $(echo "$end - $start" | bc) s"
+echo "class of $n (all exercises, JOBS=$jobs, widths $widths): $(printf %.1f "$(echo "$end - $start" | bc)") s"
 build/bin/grade --submission "$work/class/s01" --mode cpu --widths "$widths" --jobs "$jobs" \
   --out "$work/one" >/dev/null 2>&1
 start=$(date +%s.%N)
 build/bin/grade --submission "$work/class/s01" --mode cpu --widths "$widths" --jobs "$jobs" \
   --out "$work/one" >/dev/null 2>&1
 end=$(date +%s.%N)
-echo "warm re-grade of one student (all exercises): $(echo "$end - $start" | bc) s"
+echo "warm re-grade of one student (all exercises): $(printf %.2f "$(echo "$end - $start" | bc)") s"
