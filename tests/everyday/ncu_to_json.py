@@ -30,6 +30,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from banksim_totals import dump_totals  # noqa: E402  (one JSON layout for both sides)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 MANIFEST = os.path.join(HERE, "everyday.json")
 
@@ -115,12 +118,6 @@ def totals(launch, warn):
             v = 0
         out[op][i] = v
     return out
-
-
-def dump_totals(result):
-    """{name: {op: [requests, wavefronts]}} as JSON text, one entry per line."""
-    lines = [f"  {json.dumps(name)}: {json.dumps(ops)}" for name, ops in result.items()]
-    return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
 def main():
