@@ -151,7 +151,7 @@ nvdisasm_step() {
     return 0
   fi
   dir=$(mktemp -d)
-  if python3 -m pip download -q --no-deps --only-binary=:all: -d "$dir" "nvidia-cuda-nvdisasm==$major.*" >/dev/null 2>&1 &&
+  if python3 -m pip download -q --timeout 5 --retries 0 --no-deps --only-binary=:all: -d "$dir" "nvidia-cuda-nvdisasm==$major.*" >/dev/null 2>&1 &&
     python3 - "$dir" <<'PY'
 import glob, os, sys, zipfile
 whl = glob.glob(os.path.join(sys.argv[1], "*.whl"))[0]
