@@ -266,8 +266,13 @@ class CpuBackend : public Backend {
     bool mergeable = false;
     for (const auto& r : first.report.runs) mergeable = mergeable || r.mergeable;
     if (!mergeable) return first;
-    job.request.widths = "nvcc";  // same folder: the inputs are written again, reports are frames
-    WorkerOutcome second = run_once(job, dir, limits);
+    job.request.widths = "nvcc";
+    // A fresh folder beside the first: the first run's student code could write its own, and the
+    // grader must not write inputs through whatever it left there (a link, say).
+    const fs::path again = dir.parent_path() / (dir.filename().string() + "-nvcc");
+    fs::remove_all(again);
+    fs::create_directories(again);
+    WorkerOutcome second = run_once(job, again, limits);
     second.seconds += first.seconds;
     return second;
   }
