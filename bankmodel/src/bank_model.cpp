@@ -68,6 +68,31 @@ int words_of(std::uint64_t offset, int width, std::uint64_t* out) {
 // R3: W_p = max over banks of the number of DISTINCT words of that bank touched in the phase.
 // Returns -1 for a phase with no active lane (it costs nothing).
 int phase_wavefronts(const Request& r, LaneRange range) {
+  // Fast path, one pass: while no bank has been asked for two different words, the phase takes
+  // one wavefront (broadcasts and multicasts included). The first bank asked for a second word
+  // sends the phase to the general count below.
+  {
+    std::array<std::uint64_t, kNumBanks> first;  // the word each bank serves so far
+    std::uint32_t seen = 0;
+    const int per_lane = r.width() <= kBankBytes ? 1 : r.width() / kBankBytes;  // aligned (R0)
+    bool conflict = false;
+    for (int lane = range.first; lane <= range.last && !conflict; ++lane) {
+      if (!r.is_active(lane)) continue;
+      const std::uint64_t w0 = word_of(r.offset(lane));
+      for (int j = 0; j < per_lane; ++j) {
+        const std::uint64_t w = w0 + static_cast<std::uint64_t>(j);
+        const auto bank = static_cast<unsigned>(w % kNumBanks);
+        if ((seen >> bank & 1U) == 0) {
+          seen |= 1U << bank;
+          first[bank] = w;
+        } else if (first[bank] != w) {
+          conflict = true;
+          break;
+        }
+      }
+    }
+    if (!conflict) return seen == 0 ? -1 : 1;
+  }
   std::array<std::uint64_t, kMaxWordsPerPhase> words{};
   int n = 0;
   for (int lane = range.first; lane <= range.last; ++lane) {
@@ -161,18 +186,13 @@ Request::Request(Op op, int width_bytes) : op_(op), width_(width_bytes) {
   }
 }
 
-void Request::set_lane(int lane, std::uint64_t byte_offset) {
+void Request::bad_lane(int lane, std::uint64_t byte_offset) const {
   check_lane(lane);
-  if ((byte_offset & static_cast<std::uint64_t>(width_ - 1)) != 0) {  // width: a power of 2
-    throw InvalidRequest("lane " + std::to_string(lane) + ": offset " +
-                         std::to_string(byte_offset) + " is not aligned to the " +
-                         std::to_string(width_) +
-                         "-byte access width (R0: accesses are naturally aligned); align the "
-                         "address to a multiple of " +
-                         std::to_string(width_));
-  }
-  offsets_[static_cast<std::size_t>(lane)] = byte_offset;
-  active_ |= (1U << lane);
+  throw InvalidRequest("lane " + std::to_string(lane) + ": offset " + std::to_string(byte_offset) +
+                       " is not aligned to the " + std::to_string(width_) +
+                       "-byte access width (R0: accesses are naturally aligned); align the "
+                       "address to a multiple of " +
+                       std::to_string(width_));
 }
 
 void Request::clear_lane(int lane) {

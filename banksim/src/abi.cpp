@@ -47,8 +47,29 @@ void for_each_piece(std::uintptr_t address, std::size_t size, F f) {
 /// word is held to the rule too, though nvcc would split it: rare, and said in the README.)
 /// Memcpy and packed data are split into naturally aligned pieces, as nvcc would emit them.
 enum class Check { kTyped, kSized, kCopy };
-inline void on_access(std::uintptr_t address, std::size_t size, Op op, std::uint64_t pc,
-                      Check check) {
+__attribute__((noinline)) void on_access(std::uintptr_t address, std::size_t size, Op op,
+                                         std::uint64_t pc, Check check);
+
+/// The fixed-width hooks' fast path: an aligned shared access, or any global one; the rest (a
+/// misaligned access) takes on_access.
+template <std::uint32_t N, Op kOp>
+__attribute__((always_inline)) inline void on_typed(std::uintptr_t address, std::uint64_t pc) {
+  Launch* launch = g_launch;
+  if (launch == nullptr) return;
+  const std::uintptr_t off = address - g_arena_lo;
+  if (off < g_arena_size) {
+    if (off % N == 0) {
+      launch->shared_access(static_cast<std::uint32_t>(off), N, kOp, pc, 0);
+      return;
+    }
+  } else if (address % N == 0) {
+    launch->global_access(address, N, kOp, pc);
+    return;
+  }
+  on_access(address, N, kOp, pc, Check::kTyped);
+}
+
+void on_access(std::uintptr_t address, std::size_t size, Op op, std::uint64_t pc, Check check) {
   Launch* launch = g_launch;
   if (launch == nullptr) return;
   // A fixed-width hook: clang knows the access is aligned to its size, unless the pointer lies.
@@ -122,6 +143,7 @@ void device_free(void* pointer) {
   std::lock_guard<std::mutex> lock(g_buffers_mutex);
   auto it = g_buffers.find(reinterpret_cast<std::uintptr_t>(pointer));
   if (it == g_buffers.end()) return;
+  if (g_launch != nullptr) g_launch->forget_buffers();
   std::free(it->second.allocation);
   g_buffers.erase(it);
 }
@@ -142,16 +164,17 @@ std::uint64_t last_pc() {
 
 using banksim::rt::detail::Check;
 using banksim::rt::detail::on_access;
+using banksim::rt::detail::on_typed;
 
 #define BANKSIM_PC reinterpret_cast<std::uint64_t>(__builtin_return_address(0))
-#define BANKSIM_HOOKS(n)                                               \
-  extern "C" void __asan_load##n(std::uintptr_t a) {                   \
-    on_access(a, n, bankmodel::Op::kLoad, BANKSIM_PC, Check::kTyped);  \
-  }                                                                    \
-  extern "C" void __asan_store##n(std::uintptr_t a) {                  \
-    on_access(a, n, bankmodel::Op::kStore, BANKSIM_PC, Check::kTyped); \
-  }                                                                    \
-  extern "C" void __asan_report_load##n(std::uintptr_t) {}             \
+#define BANKSIM_HOOKS(n)                                   \
+  extern "C" void __asan_load##n(std::uintptr_t a) {       \
+    on_typed<n, bankmodel::Op::kLoad>(a, BANKSIM_PC);      \
+  }                                                        \
+  extern "C" void __asan_store##n(std::uintptr_t a) {      \
+    on_typed<n, bankmodel::Op::kStore>(a, BANKSIM_PC);     \
+  }                                                        \
+  extern "C" void __asan_report_load##n(std::uintptr_t) {} \
   extern "C" void __asan_report_store##n(std::uintptr_t) {}
 BANKSIM_HOOKS(1)
 BANKSIM_HOOKS(2)

@@ -56,6 +56,11 @@ constexpr std::size_t kMaxGlobalTracePerThread = std::size_t{1} << 18;
 /// Thrown inside a fiber to stop the launch (timeout, wild pointer); caught at the fiber's base.
 struct KernelAbort {};
 
+struct Region {
+  std::uintptr_t lo;
+  std::uintptr_t hi;
+};
+
 // ---- Fiber stacks: one mapping, fixed-size slots with a guard page each --------------------
 class StackPool {
  public:
@@ -87,9 +92,10 @@ class StackPool {
     const auto top = static_cast<char*>(sc.sp);
     free_.push_back(static_cast<unsigned>((top - base_) / kSlotBytes - 1));
   }
-  bool contains(std::uintptr_t a) const {
-    return a >= reinterpret_cast<std::uintptr_t>(base_) &&
-           a < reinterpret_cast<std::uintptr_t>(base_) + size_;
+  /// The whole mapping (every stack and its guard page).
+  Region region() const {
+    return Region{reinterpret_cast<std::uintptr_t>(base_),
+                  reinterpret_cast<std::uintptr_t>(base_) + size_};
   }
 
  private:
@@ -177,8 +183,10 @@ struct Thread {
   std::uint64_t x_pc = 0;
 };
 
-// Shadow of one byte of shared memory (24 bytes). Intervals are numbered across the whole launch,
-// so a write from an earlier block is simply an interval before the block's first one.
+// Shadow of one cell of shared memory (24 bytes): a 4-byte word while every access to it covered
+// the whole word, its four bytes once a 1- or 2-byte access split it (Launch::split_word).
+// Intervals are numbered across the whole launch, so a write from an earlier block is simply an
+// interval before the block's first one.
 struct Shadow {
   std::uint32_t w_interval = 0;  // barrier interval of the last write (0 = never)
   std::uint32_t r_interval = 0;  // barrier interval of the last read
@@ -201,11 +209,6 @@ struct PendingWrite {
   std::uint16_t other_thread = 0;
 };
 
-struct Region {
-  std::uintptr_t lo;
-  std::uintptr_t hi;
-};
-
 class Launch;
 extern Launch* g_launch;           // the launch in progress (one at a time)
 extern std::uintptr_t g_arena_lo;  // its shared arena
@@ -226,16 +229,23 @@ class Launch {
   /// A typed access whose address breaks its type's alignment (abi.cpp's hooks): shared
   /// (offset in the arena) or global (an address).
   void misaligned_access(std::uintptr_t where, std::uint32_t size, std::uint64_t pc, bool shared);
+  /// An aligned access of 1, 2, 4, 8 or 16 bytes at `offset` in the arena (inline below: the
+  /// hot path of every kernel).
   void shared_access(std::uint32_t offset, std::uint32_t size, Op op, std::uint64_t pc,
                      std::uint16_t sub);
+  /// An access outside the arena (inline below; the slow part in global_access_slow).
   void global_access(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc);
   void atomic_access(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc);
   /// Appends one access to the thread's trace (stopping a runaway loop).
-  void trace(Thread* t, const Access& a);
+  void trace(Thread* t, const Access& a) {
+    if (t->trace->size() >= kMaxTracePerThread) runaway_trace();
+    t->trace->push_back(a);
+    ++result_.traced_shared;
+  }
   int syncthreads(std::uint64_t pc, int predicate);
   unsigned long long warp_rendezvous(unsigned mask, unsigned long long value, int src, int mode,
                                      std::uint64_t pc);
-  void request_abort(const std::string& reason) {
+  [[noreturn]] void request_abort(const std::string& reason) {
     if (result_.abort_reason.empty()) result_.abort_reason = reason;
     result_.completed = false;
     throw KernelAbort{};
@@ -249,6 +259,8 @@ class Launch {
     }
   }
   Thread* current() const { return current_; }
+  /// A kernel freed a device buffer: forget the cached buffer regions.
+  void forget_buffers() { buf_regions_.fill(Region{0, 0}); }
   uint3 current_block() const { return block_idx_; }
 
  private:
@@ -268,6 +280,27 @@ class Launch {
   void flush_global(unsigned first, unsigned last);
   void add_global_request(const GlobalAccess* const* lanes,
                           std::unordered_set<std::uintptr_t>* loaded_sectors);
+  [[noreturn]] void runaway_trace();
+  void shared_out_of_bounds(std::uint32_t offset, std::uint32_t size, std::uint64_t pc, int var);
+  void global_access_slow(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc);
+  void trace_global(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc) {
+    std::vector<GlobalAccess>& trace = *current_->global_trace;
+    if (trace.size() < kMaxGlobalTracePerThread) {
+      trace.push_back(GlobalAccess{pc, address, static_cast<std::uint8_t>(size),
+                                   static_cast<std::uint8_t>(op)});
+    } else {
+      result_.global_sectors_partial = true;  // counted up to the cap, the rest not
+    }
+  }
+  /// Calls f(shadow cell, offset of the cell) for each cell the bytes [offset, offset + size)
+  /// cover: whole words, or the bytes of a split word (splitting words a sub-word access touches).
+  template <typename F>
+  void for_each_cell(std::uint32_t offset, std::uint32_t size, F f);
+  void split_word(std::uint32_t word);
+  Shadow& cell(std::uint32_t offset) {
+    const std::uint32_t w = offset >> 2;
+    return split_[w] != 0 ? byte_shadow_[offset] : shadow_[w];
+  }
   void resolve_pending();
   bool separated_by_syncwarp(std::uint16_t other, std::uint16_t other_epoch) const;
   void uninitialized(std::uint32_t offset, std::uint64_t pc, int var);
@@ -311,7 +344,9 @@ class Launch {
   std::vector<std::uint16_t> warp_epoch_;
 
   std::vector<std::int16_t> owner_;  // var index per arena byte, -1 = red zone / padding
-  std::vector<Shadow> shadow_;
+  std::vector<Shadow> shadow_;       // per 4-byte word of the used arena
+  std::vector<std::uint8_t> split_;  // per word: 1 when its bytes have shadows of their own
+  std::vector<Shadow> byte_shadow_;  // per byte, allocated when the first word splits
   PendingWrite pending_;
   /// Reads of bytes this block had not written yet, judged at the end of their barrier interval:
   /// written later in the same interval by another thread (a missing barrier), or never (a
@@ -328,6 +363,14 @@ class Launch {
   std::map<std::tuple<std::uint64_t, std::uint16_t, std::uint8_t, std::uint8_t>, std::size_t>
       site_index_;  // (pc, sub, op, width) -> sites
   std::vector<SiteStats> sites_;
+  struct SiteSlot {
+    std::uint64_t pc = 0;
+    std::size_t index = SIZE_MAX;
+    std::uint16_t sub = 0;
+    Op op = Op::kLoad;
+    int width = 0;
+  };
+  std::array<SiteSlot, 64> site_cache_{};  // in front of site_index_
   std::map<std::tuple<std::uint64_t, std::uint8_t, std::uint8_t>, std::size_t>
       global_index_;  // (pc, op, width) -> global_sites_
   std::vector<GlobalSiteStats> global_sites_;
@@ -335,9 +378,106 @@ class Launch {
   std::uint64_t regrouped_ = 0;
   std::map<std::string, std::size_t> problem_index_;
   std::vector<Region> known_;  // loaded images and fiber stacks
-  Region last_ok_{0, 0};       // the last image or stack region an access fell in
-  Region last_buf_{0, 0};      // the last device buffer an access fell in
+  // The last regions accesses fell in: images and stacks (checked, not counted), device buffers
+  // (traced for sectors). A kernel alternates between a few (its input, its output, threadIdx).
+  static constexpr unsigned kRegionCache = 4;
+  std::array<Region, kRegionCache> ok_regions_{};
+  std::array<Region, kRegionCache> buf_regions_{};
+  unsigned next_ok_ = 0;
+  unsigned next_buf_ = 0;
+  Region stacks_{0, 0};  // the fiber stacks (locals)
 };
+
+// ---- The hot path: every load and store of the kernel ---------------------------------------
+
+template <typename F>
+inline void Launch::for_each_cell(std::uint32_t offset, std::uint32_t size, F f) {
+  if (size >= 4 && (offset & 3U) == 0) {
+    for (std::uint32_t w = offset >> 2, end = (offset + size) >> 2; w < end; ++w) {
+      if (split_[w] == 0) {
+        f(shadow_[w], w << 2);
+      } else {
+        for (std::uint32_t b = w << 2; b < (w << 2) + 4; ++b) f(byte_shadow_[b], b);
+      }
+    }
+    return;
+  }
+  for (std::uint32_t b = offset; b < offset + size; ++b) {
+    if (split_[b >> 2] == 0) split_word(b >> 2);
+    f(byte_shadow_[b], b);
+  }
+}
+
+inline void Launch::shared_access(std::uint32_t offset, std::uint32_t size, Op op, std::uint64_t pc,
+                                  std::uint16_t sub) {
+  Thread* t = current_;
+  if (t == nullptr) return;  // host code touching shared variables: not a kernel access
+  g_last_pc = pc;
+  if (pending_.active) resolve_pending();
+  check_abort();
+  const int var = var_at(offset);
+  if (var < 0 || var_at(offset + size - 1) != var) {
+    shared_out_of_bounds(offset, size, pc, var);
+    return;  // not traced as a bank access: the hardware would fault
+  }
+  const std::uint16_t me = t->linear;
+  const std::uint16_t epoch = warp_epoch_[t->warp];
+  const std::uint32_t my_pc = pc32(pc);
+  const std::uint32_t interval = interval_;
+  // Each problem once per access (its count is the number of accesses that had it).
+  bool reported = false;
+  if (op == Op::kLoad) {
+    for_each_cell(offset, size, [&](Shadow& s, std::uint32_t at) {
+      if (s.w_interval < block_first_interval_) {
+        if (!reported) uninitialized(at, pc, var);
+        reported = true;
+      } else if (s.w_interval == interval && s.w_thread != me) {
+        if (!reported) read_after_write(s, pc, var);
+        reported = true;
+      }
+      if (s.r_interval != interval) {
+        s.r_interval = interval;
+        s.r_thread = me;
+        s.r_wepoch = epoch;
+        s.r_pc = my_pc;
+      } else if (s.r_thread != me) {
+        s.r_thread = kManyThreads;
+      }
+    });
+  } else {
+    bool reported_ww = false;
+    for_each_cell(offset, size, [&](Shadow& s, std::uint32_t) {
+      if (s.r_interval == interval && s.r_thread != me) {
+        if (!reported) write_after_read(s, pc, var);
+        reported = true;
+      }
+      if (s.w_interval == interval && s.w_thread != me) {
+        if (!reported_ww) write_after_write(s, offset, size, pc);
+        reported_ww = true;
+      }
+      s.w_interval = interval;
+      s.w_thread = me;
+      s.w_wepoch = epoch;
+      s.w_pc = my_pc;
+    });
+  }
+  trace(t, Access{pc, offset, static_cast<std::uint8_t>(size), static_cast<std::uint8_t>(op), sub});
+}
+
+inline void Launch::global_access(std::uintptr_t address, std::uint32_t size, Op op,
+                                  std::uint64_t pc) {
+  if (current_ == nullptr) return;
+  // Device buffers are global memory: traced for the sector count. Images and stacks (globals of
+  // the module, threadIdx, the thread's locals) are checked but not counted.
+  for (const Region& r : buf_regions_) {
+    if (address >= r.lo && address + size <= r.hi) return trace_global(address, size, op, pc);
+  }
+  if (address >= stacks_.lo && address + size <= stacks_.hi) return;
+  for (const Region& r : ok_regions_) {
+    if (address >= r.lo && address + size <= r.hi) return;
+  }
+  global_access_slow(address, size, op, pc);
+}
 
 // guards.cpp
 /// Installs the crash-signal and exit() handlers once per process.

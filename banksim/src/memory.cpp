@@ -41,63 +41,23 @@ std::string Launch::describe_oob(std::uint32_t offset, std::uint32_t size) const
   return msg + "; check the index arithmetic and the array's dimensions";
 }
 
-void Launch::shared_access(std::uint32_t offset, std::uint32_t size, Op op, std::uint64_t pc,
-                           std::uint16_t sub) {
-  Thread* t = current_;
-  if (t == nullptr) return;  // host code touching shared variables: not a kernel access
-  g_last_pc = pc;
-  if (pending_.active) resolve_pending();
-  check_abort();
+void Launch::shared_out_of_bounds(std::uint32_t offset, std::uint32_t size, std::uint64_t pc,
+                                  int var) {
   const std::uint32_t end = offset + size - 1;
-  const int var = var_at(offset);
-  if (var < 0 || var_at(end) != var) {
-    report("out_of_bounds", false, pc, 0, t, kNoThread, var < 0 ? var_at(end) : var,
-           describe_oob(var < 0 ? offset : end, size));
-    return;  // not traced as a bank access: the hardware would fault
-  }
-  const std::uint16_t me = t->linear;
-  const std::uint16_t epoch = warp_epoch_[t->warp];
-  const std::uint32_t my_pc = pc32(pc);
-  Shadow* shadow = &shadow_[offset];
-  if (op == Op::kLoad) {
-    for (std::uint32_t i = 0; i < size; ++i) {
-      Shadow& s = shadow[i];
-      if (s.w_interval < block_first_interval_) {
-        uninitialized(offset + i, pc, var);
-      } else if (s.w_interval == interval_ && s.w_thread != me) {
-        read_after_write(s, pc, var);
-      }
-      if (s.r_interval != interval_) {
-        s.r_interval = interval_;
-        s.r_thread = me;
-        s.r_wepoch = epoch;
-        s.r_pc = my_pc;
-      } else if (s.r_thread != me) {
-        s.r_thread = kManyThreads;
-      }
-    }
-  } else {
-    for (std::uint32_t i = 0; i < size; ++i) {
-      Shadow& s = shadow[i];
-      if (s.r_interval == interval_ && s.r_thread != me) write_after_read(s, pc, var);
-      if (s.w_interval == interval_ && s.w_thread != me) write_after_write(s, offset, size, pc);
-      s.w_interval = interval_;
-      s.w_thread = me;
-      s.w_wepoch = epoch;
-      s.w_pc = my_pc;
-    }
-  }
-  trace(t, Access{pc, offset, static_cast<std::uint8_t>(size), static_cast<std::uint8_t>(op), sub});
+  report("out_of_bounds", false, pc, 0, current_, kNoThread, var < 0 ? var_at(end) : var,
+         describe_oob(var < 0 ? offset : end, size));
 }
 
-void Launch::trace(Thread* t, const Access& a) {
-  if (t->trace->size() >= kMaxTracePerThread) {
-    // A runaway loop, stopped before its trace exhausts memory; reported like a timeout.
-    request_abort("timeout: a thread made more than " + std::to_string(kMaxTracePerThread) +
-                  " shared-memory accesses between two barriers (an infinite loop?)");
-  }
-  t->trace->push_back(a);
-  ++result_.traced_shared;
+void Launch::runaway_trace() {
+  // A runaway loop, stopped before its trace exhausts memory; reported like a timeout.
+  request_abort("timeout: a thread made more than " + std::to_string(kMaxTracePerThread) +
+                " shared-memory accesses between two barriers (an infinite loop?)");
+}
+
+void Launch::split_word(std::uint32_t word) {
+  if (byte_shadow_.empty()) byte_shadow_.assign(shadow_.size() * 4, Shadow{});
+  for (std::uint32_t b = word << 2; b < (word << 2) + 4; ++b) byte_shadow_[b] = shadow_[word];
+  split_[word] = 1;
 }
 
 bool Launch::separated_by_syncwarp(std::uint16_t other, std::uint16_t other_epoch) const {
@@ -115,7 +75,7 @@ void Launch::uninitialized(std::uint32_t offset, std::uint64_t pc, int var) {
 void Launch::resolve_uninitialized() {
   for (const PendingUninit& u : pending_uninit_) {
     const SharedVar& v = layout_.vars[static_cast<std::size_t>(u.var)];
-    const Shadow& s = shadow_[u.offset];
+    const Shadow& s = cell(u.offset);
     const std::string where = "`" + v.name + "`, byte " + std::to_string(u.offset - v.offset);
     if (s.w_interval == interval_ && s.w_thread != u.thread) {
       report("uninitialized_read", false, u.pc, pc64(s.w_pc), &threads_[u.thread], s.w_thread,
@@ -237,21 +197,18 @@ void Launch::atomic_access(std::uintptr_t address, std::uint32_t size, Op op, st
     misaligned(offset, size, pc, var);
     return;
   }
-  for (std::uint32_t b = offset; b < offset + size; ++b) {
-    if (shadow_[b].w_interval < block_first_interval_) {
-      report("uninitialized_read", false, pc, 0, t, kNoThread, var,
-             "atomic update of shared memory that no thread of this block has initialised "
-             "(`" +
-                 layout_.vars[static_cast<std::size_t>(var)].name +
-                 "`): zero it first, then __syncthreads()");
-      break;
-    }
-  }
-  for (std::uint32_t b = offset; b < offset + size; ++b) {
-    Shadow& s = shadow_[b];
+  bool uninit = false;
+  for_each_cell(offset, size, [&](Shadow& s, std::uint32_t) {
+    uninit |= s.w_interval < block_first_interval_;
     s.w_interval = interval_;
     s.w_thread = kAtomicThread;
     s.w_pc = pc32(pc);
+  });
+  if (uninit) {
+    report("uninitialized_read", false, pc, 0, t, kNoThread, var,
+           "atomic update of shared memory that no thread of this block has initialised (`" +
+               layout_.vars[static_cast<std::size_t>(var)].name +
+               "`): zero it first, then __syncthreads()");
   }
   // Traced like any shared access: atomics have bank conflicts too (docs/bank-rules.md R6).
   trace(t, Access{pc, offset, static_cast<std::uint8_t>(size), static_cast<std::uint8_t>(op), 0});
@@ -260,31 +217,18 @@ void Launch::atomic_access(std::uintptr_t address, std::uint32_t size, Op op, st
 // ---- Global memory --------------------------------------------------------------------------
 
 bool Launch::known_memory(std::uintptr_t a) {
-  if (stack_pool().contains(a)) return true;
   for (const Region& r : known_) {
     if (a >= r.lo && a < r.hi) {
-      last_ok_ = r;
+      ok_regions_[next_ok_++ % kRegionCache] = r;
       return true;
     }
   }
   return false;
 }
 
-void Launch::global_access(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc) {
-  if (current_ == nullptr) return;
-  // Device buffers are global memory: traced for the sector count. Images and stacks (globals of
-  // the module, the thread's locals) are checked but not counted.
-  const auto traced = [&] {
-    std::vector<GlobalAccess>& trace = *current_->global_trace;
-    if (trace.size() < kMaxGlobalTracePerThread) {
-      trace.push_back(GlobalAccess{pc, address, static_cast<std::uint8_t>(size),
-                                   static_cast<std::uint8_t>(op)});
-    } else {
-      result_.global_sectors_partial = true;  // counted up to the cap, the rest not
-    }
-  };
-  if (address >= last_buf_.lo && address + size <= last_buf_.hi) return traced();
-  if (address >= last_ok_.lo && address + size <= last_ok_.hi) return;
+void Launch::global_access_slow(std::uintptr_t address, std::uint32_t size, Op op,
+                                std::uint64_t pc) {
+  const auto traced = [&] { trace_global(address, size, op, pc); };
   check_abort();
   {
     std::lock_guard<std::mutex> lock(g_buffers_mutex);
@@ -294,7 +238,7 @@ void Launch::global_access(std::uintptr_t address, std::uint32_t size, Op op, st
     if (it != g_buffers.begin()) {
       const Buffer& b = std::prev(it)->second;
       if (address + size <= b.lo + b.bytes) {
-        last_buf_ = Region{b.lo, b.lo + b.bytes};
+        buf_regions_[next_buf_++ % kRegionCache] = Region{b.lo, b.lo + b.bytes};
         return traced();
       }
       if (address < b.lo + b.bytes + kGuardBytes) {

@@ -34,7 +34,11 @@ RunResult Launch::run() {
     std::fill(owner_.begin() + var.offset, owner_.begin() + var.offset + size,
               static_cast<std::int16_t>(v));
   }
-  shadow_.assign(used, Shadow{});
+  const std::uint32_t words = (used + 3) / 4;
+  shadow_.assign(words, Shadow{});
+  split_.assign(words, 0);
+  byte_shadow_.clear();
+  stacks_ = stack_pool().region();
   // Memory a kernel may legitimately touch besides shared memory and device buffers: the
   // loaded images (globals, __constant__ data) and the fiber stacks (locals).
   dl_iterate_phdr(
@@ -266,73 +270,84 @@ void Launch::release_warp_sync(unsigned warp) {
 void Launch::flush_warp(unsigned warp) {
   const unsigned first = warp * bankmodel::kWarpSize;
   const unsigned last = std::min(first + bankmodel::kWarpSize, num_threads_);
-  const std::size_t n = threads_[first].trace->size();
-  bool uniform = true;  // every lane ran the same instructions in the same order
-  for (unsigned i = first + 1; i < last && uniform; ++i) {
-    const auto& a = *threads_[first].trace;
-    const auto& b = *threads_[i].trace;
-    if (b.size() != n) {
-      uniform = false;
-      break;
-    }
-    for (std::size_t k = 0; k < n; ++k) {
-      if (a[k].pc != b[k].pc || a[k].sub != b[k].sub || a[k].op != b[k].op ||
-          a[k].size != b[k].size) {
-        uniform = false;
-        break;
-      }
-    }
-  }
+  const unsigned lanes = last - first;
   const bool regrouping = options_.widths != nullptr;
   if (!regrouping && !result_.mergeable) look_for_merges(first, last);
-  const Access* lane_access[bankmodel::kWarpSize];
   std::vector<WarpRequest> requests;  // only when regrouping: the bank model sees them after
-  if (uniform) {
-    if (regrouping) requests.reserve(n);
-    for (std::size_t k = 0; k < n; ++k) {
-      const Access& a0 = (*threads_[first].trace)[k];
-      bankmodel::Request r(static_cast<Op>(a0.op), a0.size);
-      std::fill(std::begin(lane_access), std::end(lane_access), nullptr);
-      for (unsigned i = first; i < last; ++i) {
-        const Access& a = (*threads_[i].trace)[k];
-        r.set_lane(static_cast<int>(i - first), a.offset);
-        lane_access[i - first] = &a;
-      }
-      if (regrouping) {
-        requests.emplace_back();
-        WarpRequest& w = requests.back();
-        w.pc = a0.pc;
-        w.sub = a0.sub;
-        w.request = r;
-        std::copy(std::begin(lane_access), std::end(lane_access), w.lanes);
-      } else {
-        add_request(lane_access, r);
-      }
+  // The common case first: every lane ran the same instructions in the same order, so the k-th
+  // access of each lane forms request k. Runs for as long as the lanes agree.
+  const Access* trace[bankmodel::kWarpSize];
+  std::size_t shortest = threads_[first].trace->size();
+  std::size_t longest = shortest;
+  for (unsigned i = first; i < last; ++i) {
+    trace[i - first] = threads_[i].trace->data();
+    shortest = std::min(shortest, threads_[i].trace->size());
+    longest = std::max(longest, threads_[i].trace->size());
+  }
+  const Access* lane_access[bankmodel::kWarpSize] = {};
+  std::size_t k = 0;
+  for (; k < shortest; ++k) {
+    const Access& a0 = trace[0][k];
+    bool same = true;
+    for (unsigned l = 1; l < lanes && same; ++l) {
+      const Access& a = trace[l][k];
+      same = a.pc == a0.pc && a.sub == a0.sub && a.op == a0.op && a.size == a0.size;
     }
-  } else {
-    // Divergent lanes: the k-th execution of (pc, sub, op, width) by each lane forms request k of
-    // that site. A call site whose lanes use different widths (a memcpy of a lane-dependent size)
-    // gives one request per width: every lane is kept.
+    if (!same) break;
+    bankmodel::Request r(static_cast<Op>(a0.op), a0.size);
+    for (unsigned l = 0; l < lanes; ++l) {
+      const Access& a = trace[l][k];
+      r.set_lane(static_cast<int>(l), a.offset);
+      lane_access[l] = &a;
+    }
+    if (regrouping) {
+      requests.emplace_back();
+      WarpRequest& w = requests.back();
+      w.pc = a0.pc;
+      w.sub = a0.sub;
+      w.request = r;
+      std::copy(std::begin(lane_access), std::end(lane_access), w.lanes);
+    } else {
+      add_request(lane_access, r);
+    }
+  }
+  if (k < longest) {
+    // Divergent lanes from access k on: the k-th execution of (pc, sub, op, width) by each lane
+    // forms request k of that site (the agreeing prefix counts the same for every lane). A call
+    // site whose lanes use different widths (a memcpy of a lane-dependent size) gives one
+    // request per width: every lane is kept.
     using Site = std::tuple<std::uint64_t, std::uint16_t, std::uint8_t, std::uint8_t>;
+    std::map<Site, std::uint64_t> prefix;
+    for (std::size_t j = 0; j < k; ++j) {
+      const Access& a = trace[0][j];
+      ++prefix[Site{a.pc, a.sub, a.op, a.size}];
+    }
+    std::vector<WarpRequest> rest;
     std::map<std::tuple<Site, std::uint64_t>, std::size_t> index;
     for (unsigned i = first; i < last; ++i) {
-      std::map<Site, std::uint64_t> seen;
-      for (const Access& a : *threads_[i].trace) {
+      std::map<Site, std::uint64_t> seen = prefix;
+      const std::vector<Access>& t = *threads_[i].trace;
+      for (std::size_t j = k; j < t.size(); ++j) {
+        const Access& a = t[j];
         const Site site{a.pc, a.sub, a.op, a.size};
-        const std::uint64_t k = seen[site]++;
-        const auto key = std::make_tuple(site, k);
+        const auto key = std::make_tuple(site, seen[site]++);
         auto it = index.find(key);
         if (it == index.end()) {
-          it = index.emplace(key, requests.size()).first;
-          requests.emplace_back();
-          requests.back().pc = a.pc;
-          requests.back().sub = a.sub;
-          requests.back().request = bankmodel::Request(static_cast<Op>(a.op), a.size);
+          it = index.emplace(key, rest.size()).first;
+          rest.emplace_back();
+          rest.back().pc = a.pc;
+          rest.back().sub = a.sub;
+          rest.back().request = bankmodel::Request(static_cast<Op>(a.op), a.size);
         }
-        WarpRequest& p = requests[it->second];
+        WarpRequest& p = rest[it->second];
         p.request.set_lane(static_cast<int>(i - first), a.offset);
         p.lanes[i - first] = &a;
       }
+    }
+    if (requests.empty()) {
+      requests = std::move(rest);
+    } else {
+      for (WarpRequest& w : rest) requests.push_back(std::move(w));
     }
   }
   if (!requests.empty()) {
@@ -438,20 +453,31 @@ void Launch::add_request(const Access* const* lane_access, const bankmodel::Requ
   const Access* any = nullptr;
   for (int i = 0; i < bankmodel::kWarpSize && any == nullptr; ++i) any = lane_access[i];
   if (any == nullptr) return;
-  const auto key = std::make_tuple(any->pc, any->sub, static_cast<std::uint8_t>(request.op()),
-                                   static_cast<std::uint8_t>(request.width()));
-  auto it = site_index_.find(key);
-  if (it == site_index_.end()) {
-    it = site_index_.emplace(key, sites_.size()).first;
-    SiteStats s;
-    s.pc = any->pc;
-    s.sub = any->sub;
-    s.op = request.op();
-    s.bytes = request.width();
-    s.var = var_at(any->offset);
-    sites_.push_back(s);
+  // The site's stats: a small direct-mapped cache in front of the ordered index.
+  const std::uint64_t tag = any->pc ^ (std::uint64_t{any->sub} << 48) ^
+                            (std::uint64_t{static_cast<std::uint8_t>(request.op())} << 40) ^
+                            (static_cast<std::uint64_t>(request.width()) << 32);
+  SiteSlot& slot = site_cache_[(tag ^ (tag >> 7) ^ (tag >> 17)) % site_cache_.size()];
+  std::size_t index = slot.index;
+  if (slot.index == SIZE_MAX || slot.pc != any->pc || slot.sub != any->sub ||
+      slot.op != request.op() || slot.width != request.width()) {
+    const auto key = std::make_tuple(any->pc, any->sub, static_cast<std::uint8_t>(request.op()),
+                                     static_cast<std::uint8_t>(request.width()));
+    auto it = site_index_.find(key);
+    if (it == site_index_.end()) {
+      it = site_index_.emplace(key, sites_.size()).first;
+      SiteStats s;
+      s.pc = any->pc;
+      s.sub = any->sub;
+      s.op = request.op();
+      s.bytes = request.width();
+      s.var = var_at(any->offset);
+      sites_.push_back(s);
+    }
+    index = it->second;
+    slot = SiteSlot{any->pc, index, any->sub, request.op(), request.width()};
   }
-  SiteStats& s = sites_[it->second];
+  SiteStats& s = sites_[index];
   const bankmodel::Summary sum = bankmodel::count_wavefronts(request);
   s.requests += 1;
   s.wavefronts += static_cast<std::uint64_t>(sum.wavefronts);

@@ -76,7 +76,14 @@ class Request {
 
   /// Marks `lane` active, accessing `byte_offset`.
   /// @throws InvalidRequest when lane is not in 0..31 or the offset is not a multiple of width.
-  void set_lane(int lane, std::uint64_t byte_offset);
+  void set_lane(int lane, std::uint64_t byte_offset) {
+    if (lane < 0 || lane >= kWarpSize ||
+        (byte_offset & static_cast<std::uint64_t>(width_ - 1)) != 0) {  // width: a power of 2
+      bad_lane(lane, byte_offset);
+    }
+    offsets_[static_cast<std::size_t>(lane)] = byte_offset;
+    active_ |= (1U << lane);
+  }
   /// Marks `lane` inactive again. @throws InvalidRequest when lane is not in 0..31.
   void clear_lane(int lane);
 
@@ -98,6 +105,9 @@ class Request {
   std::uint64_t offset(int lane) const { return offsets_[static_cast<std::size_t>(lane)]; }
 
  private:
+  /// Throws the InvalidRequest that set_lane's arguments deserve.
+  [[noreturn]] void bad_lane(int lane, std::uint64_t byte_offset) const;
+
   Op op_;
   int width_;
   std::uint32_t active_ = 0;
