@@ -6,11 +6,16 @@
 
 #include "engine.hpp"
 
+// The built-in variables, side by side in a section of their own: a kernel reads them all the
+// time and the hooks let such a read go first thing (see on_typed).
+#define BANKSIM_BUILTIN __attribute__((section("banksim_builtins"), aligned(16)))
 extern "C" {
-uint3 threadIdx;
-uint3 blockIdx;
-dim3 blockDim;
-dim3 gridDim;
+BANKSIM_BUILTIN uint3 threadIdx;
+BANKSIM_BUILTIN uint3 blockIdx;
+BANKSIM_BUILTIN dim3 blockDim;
+BANKSIM_BUILTIN dim3 gridDim;
+extern char __start_banksim_builtins[];
+extern char __stop_banksim_builtins[];
 }
 
 namespace banksim::rt::detail {
@@ -62,6 +67,9 @@ __attribute__((always_inline)) inline void on_typed(std::uintptr_t address, std:
       launch->shared_access(static_cast<std::uint32_t>(off), N, kOp, pc, 0);
       return;
     }
+  } else if (address - reinterpret_cast<std::uintptr_t>(__start_banksim_builtins) <
+             static_cast<std::uintptr_t>(__stop_banksim_builtins - __start_banksim_builtins)) {
+    return;  // threadIdx, blockIdx, blockDim, gridDim: neither shared nor device memory
   } else if (address % N == 0) {
     launch->global_access(address, N, kOp, pc);
     return;

@@ -83,14 +83,17 @@ class StackPool {
     if (free_.empty()) throw std::runtime_error("banksim: out of fiber stacks");
     const unsigned slot = free_.back();
     free_.pop_back();
+    // Stacks grow down from the slot's end, less a colour: slots are a whole number of pages
+    // apart, and without it the tops of all 1024 stacks would share one set of the L1 cache.
+    const std::size_t colour = (slot % 64) * 64;
     ctx::stack_context sc;
-    sc.size = kStackBytes;
-    sc.sp = base_ + slot * kSlotBytes + kSlotBytes;  // stacks grow down from the slot's end
+    sc.size = kStackBytes - colour;
+    sc.sp = base_ + slot * kSlotBytes + kSlotBytes - colour;
     return sc;
   }
   void deallocate(ctx::stack_context& sc) noexcept {
     const auto top = static_cast<char*>(sc.sp);
-    free_.push_back(static_cast<unsigned>((top - base_) / kSlotBytes - 1));
+    free_.push_back(static_cast<unsigned>((top - base_ - 1) / kSlotBytes));
   }
   /// The whole mapping (every stack and its guard page).
   Region region() const {
@@ -152,6 +155,41 @@ inline std::array<std::vector<GlobalAccess>, bankmodel::kWarpSize>& lane_global_
   static std::array<std::vector<GlobalAccess>, bankmodel::kWarpSize> traces;
   return traces;
 }
+
+/// A set of 32-byte sector numbers (open addressing, reused: clear() forgets only what was put
+/// in): the sectors a warp loaded since its last barrier.
+class SectorSet {
+ public:
+  /// Adds `sector`; true when it was not in the set.
+  bool insert(std::uintptr_t sector) {
+    if ((used_.size() + 1) * 2 > table_.size()) grow();
+    const std::uintptr_t key = sector + 1;  // 0 marks an empty slot
+    std::size_t i = hash(key) & (table_.size() - 1);
+    while (table_[i] != 0) {
+      if (table_[i] == key) return false;
+      i = (i + 1) & (table_.size() - 1);
+    }
+    table_[i] = key;
+    used_.push_back(i);
+    return true;
+  }
+  void clear() {
+    for (std::size_t i : used_) table_[i] = 0;
+    used_.clear();
+  }
+
+ private:
+  static std::size_t hash(std::uintptr_t k) { return (k * 0x9E3779B97F4A7C15ULL) >> 20; }
+  void grow() {
+    std::vector<std::uintptr_t> old;
+    for (std::size_t i : used_) old.push_back(table_[i] - 1);
+    table_.assign(std::max<std::size_t>(1024, table_.size() * 2), 0);
+    used_.clear();
+    for (std::uintptr_t sector : old) insert(sector);
+  }
+  std::vector<std::uintptr_t> table_;
+  std::vector<std::size_t> used_;
+};
 
 /// One warp-level shared request with the lanes' accesses behind it (flush_warp, regroup).
 struct WarpRequest {
@@ -237,9 +275,18 @@ class Launch {
   void global_access(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc);
   void atomic_access(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc);
   /// Appends one access to the thread's trace (stopping a runaway loop).
-  void trace(Thread* t, const Access& a) {
-    if (t->trace->size() >= kMaxTracePerThread) runaway_trace();
-    t->trace->push_back(a);
+  void trace(Thread* t, std::uint64_t pc, std::uint32_t offset, std::uint32_t size, Op op,
+             std::uint16_t sub) {
+    std::vector<Access>& trace = *t->trace;
+    if (trace.size() >= kMaxTracePerThread) runaway_trace();
+    // Field by field into the buffer: an Access built on the stack and copied as one 16-byte
+    // value stalls on store forwarding, the hot path's largest cost.
+    Access& a = trace.emplace_back();
+    a.pc = pc;
+    a.offset = offset;
+    a.size = static_cast<std::uint8_t>(size);
+    a.op = static_cast<std::uint8_t>(op);
+    a.sub = sub;
     ++result_.traced_shared;
   }
   int syncthreads(std::uint64_t pc, int predicate);
@@ -265,6 +312,11 @@ class Launch {
 
  private:
   void run_block(uint3 block);
+  /// Each thread's fiber, made at the launch's first block and kept for the next ones: it runs
+  /// the kernel once per block and waits, kDone, in between.
+  void make_fibers();
+  /// Ends every fiber (after the last block, or an abort).
+  void end_fibers();
   void run_warp(unsigned warp);
   void resume(Thread& t);
   void release_warp_sync(unsigned warp);
@@ -278,16 +330,18 @@ class Launch {
   void look_for_merges(unsigned first, unsigned last);
   /// Groups the warp's global accesses into requests and counts their sectors.
   void flush_global(unsigned first, unsigned last);
-  void add_global_request(const GlobalAccess* const* lanes,
-                          std::unordered_set<std::uintptr_t>* loaded_sectors);
+  void add_global_request(const GlobalAccess* const* lanes, SectorSet* loaded_sectors);
   [[noreturn]] void runaway_trace();
   void shared_out_of_bounds(std::uint32_t offset, std::uint32_t size, std::uint64_t pc, int var);
   void global_access_slow(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc);
   void trace_global(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc) {
     std::vector<GlobalAccess>& trace = *current_->global_trace;
     if (trace.size() < kMaxGlobalTracePerThread) {
-      trace.push_back(GlobalAccess{pc, address, static_cast<std::uint8_t>(size),
-                                   static_cast<std::uint8_t>(op)});
+      GlobalAccess& a = trace.emplace_back();
+      a.pc = pc;
+      a.address = address;
+      a.size = static_cast<std::uint8_t>(size);
+      a.op = static_cast<std::uint8_t>(op);
     } else {
       result_.global_sectors_partial = true;  // counted up to the cap, the rest not
     }
@@ -297,6 +351,13 @@ class Launch {
   template <typename F>
   void for_each_cell(std::uint32_t offset, std::uint32_t size, F f);
   void split_word(std::uint32_t word);
+  /// shared_access for an access that touches split words or is narrower than a word.
+  void shared_cells(std::uint32_t offset, std::uint32_t size, Op op, std::uint64_t pc, int var);
+  /// A load found a cell no thread of the block wrote, or another thread wrote in this interval.
+  bool load_problem(const Shadow& s, std::uint32_t at, std::uint64_t pc, int var);
+  /// A store found a cell another thread read or wrote in this interval.
+  bool store_problem(const Shadow& s, std::uint32_t offset, std::uint32_t size, std::uint64_t pc,
+                     int var);
   Shadow& cell(std::uint32_t offset) {
     const std::uint32_t w = offset >> 2;
     return split_[w] != 0 ? byte_shadow_[offset] : shadow_[w];
@@ -336,6 +397,8 @@ class Launch {
   unsigned num_threads_ = 0;
   unsigned num_warps_ = 0;
   Thread* current_ = nullptr;
+  bool fibers_made_ = false;
+  bool stopping_ = false;  // the fibers return instead of waiting for another block
   uint3 block_idx_{0, 0, 0};
   std::uint32_t block_serial_ = 0;
   std::uint32_t interval_ = 0;
@@ -374,6 +437,14 @@ class Launch {
   std::map<std::tuple<std::uint64_t, std::uint8_t, std::uint8_t>, std::size_t>
       global_index_;  // (pc, op, width) -> global_sites_
   std::vector<GlobalSiteStats> global_sites_;
+  struct GlobalSlot {
+    std::uint64_t pc = 0;
+    std::size_t index = SIZE_MAX;
+    std::uint8_t op = 0;
+    std::uint8_t size = 0;
+  };
+  std::array<GlobalSlot, 32> global_cache_{};  // in front of global_index_
+  SectorSet loaded_;  // flush_global's: sectors the warp being flushed loaded
   std::unordered_map<std::uint64_t, WidthRule> rules_;  // options_.widths' rules, by pc
   std::uint64_t regrouped_ = 0;
   std::map<std::string, std::size_t> problem_index_;
@@ -408,60 +479,65 @@ inline void Launch::for_each_cell(std::uint32_t offset, std::uint32_t size, F f)
   }
 }
 
-inline void Launch::shared_access(std::uint32_t offset, std::uint32_t size, Op op, std::uint64_t pc,
-                                  std::uint16_t sub) {
+inline void Launch::shared_access(std::uint32_t offset, std::uint32_t size, Op op,
+                                  std::uint64_t pc, std::uint16_t sub) {
   Thread* t = current_;
   if (t == nullptr) return;  // host code touching shared variables: not a kernel access
   g_last_pc = pc;
-  if (pending_.active) resolve_pending();
-  check_abort();
+  if (__builtin_expect(pending_.active || g_abort_requested.load(std::memory_order_relaxed), 0)) {
+    resolve_pending();
+    check_abort();
+  }
   const int var = var_at(offset);
-  if (var < 0 || var_at(offset + size - 1) != var) {
+  if (__builtin_expect(var < 0 || var_at(offset + size - 1) != var, 0)) {
     shared_out_of_bounds(offset, size, pc, var);
     return;  // not traced as a bank access: the hardware would fault
   }
-  const std::uint16_t me = t->linear;
-  const std::uint16_t epoch = warp_epoch_[t->warp];
-  const std::uint32_t my_pc = pc32(pc);
-  const std::uint32_t interval = interval_;
-  // Each problem once per access (its count is the number of accesses that had it).
-  bool reported = false;
-  if (op == Op::kLoad) {
-    for_each_cell(offset, size, [&](Shadow& s, std::uint32_t at) {
-      if (s.w_interval < block_first_interval_) {
-        if (!reported) uninitialized(at, pc, var);
-        reported = true;
-      } else if (s.w_interval == interval && s.w_thread != me) {
-        if (!reported) read_after_write(s, pc, var);
-        reported = true;
-      }
-      if (s.r_interval != interval) {
-        s.r_interval = interval;
-        s.r_thread = me;
-        s.r_wepoch = epoch;
-        s.r_pc = my_pc;
-      } else if (s.r_thread != me) {
-        s.r_thread = kManyThreads;
-      }
-    });
+  // The common case inline: whole words none of which a sub-word access has split.
+  const std::uint32_t first = offset >> 2;
+  const std::uint32_t words = size >> 2;
+  bool whole = words != 0 && (offset & 3U) == 0;
+  for (std::uint32_t i = 0; i < words && whole; ++i) whole = split_[first + i] == 0;
+  if (__builtin_expect(!whole, 0)) {
+    shared_cells(offset, size, op, pc, var);
   } else {
-    bool reported_ww = false;
-    for_each_cell(offset, size, [&](Shadow& s, std::uint32_t) {
-      if (s.r_interval == interval && s.r_thread != me) {
-        if (!reported) write_after_read(s, pc, var);
-        reported = true;
+    const std::uint16_t me = t->linear;
+    const std::uint16_t epoch = warp_epoch_[t->warp];
+    const std::uint32_t my_pc = pc32(pc);
+    const std::uint32_t interval = interval_;
+    Shadow* cells = &shadow_[first];
+    bool reported = false;  // each problem once per access: its count is of accesses
+    if (op == Op::kLoad) {
+      for (std::uint32_t i = 0; i < words; ++i) {
+        Shadow& c = cells[i];
+        if (!reported && (c.w_interval < block_first_interval_ ||
+                          (c.w_interval == interval && c.w_thread != me))) {
+          reported = load_problem(c, offset + 4 * i, pc, var);
+        }
+        if (c.r_interval != interval) {
+          c.r_interval = interval;
+          c.r_thread = me;
+          c.r_wepoch = epoch;
+          c.r_pc = my_pc;
+        } else if (c.r_thread != me) {
+          c.r_thread = kManyThreads;
+        }
       }
-      if (s.w_interval == interval && s.w_thread != me) {
-        if (!reported_ww) write_after_write(s, offset, size, pc);
-        reported_ww = true;
+    } else {
+      for (std::uint32_t i = 0; i < words; ++i) {
+        Shadow& c = cells[i];
+        if (!reported && ((c.r_interval == interval && c.r_thread != me) ||
+                          (c.w_interval == interval && c.w_thread != me))) {
+          reported = store_problem(c, offset, size, pc, var);
+        }
+        c.w_interval = interval;
+        c.w_thread = me;
+        c.w_wepoch = epoch;
+        c.w_pc = my_pc;
       }
-      s.w_interval = interval;
-      s.w_thread = me;
-      s.w_wepoch = epoch;
-      s.w_pc = my_pc;
-    });
+    }
   }
-  trace(t, Access{pc, offset, static_cast<std::uint8_t>(size), static_cast<std::uint8_t>(op), sub});
+  trace(t, pc, offset, size, op, sub);
 }
 
 inline void Launch::global_access(std::uintptr_t address, std::uint32_t size, Op op,

@@ -48,6 +48,59 @@ void Launch::shared_out_of_bounds(std::uint32_t offset, std::uint32_t size, std:
          describe_oob(var < 0 ? offset : end, size));
 }
 
+bool Launch::load_problem(const Shadow& s, std::uint32_t at, std::uint64_t pc, int var) {
+  if (s.w_interval < block_first_interval_) {
+    uninitialized(at, pc, var);
+  } else {
+    read_after_write(s, pc, var);
+  }
+  return true;
+}
+
+bool Launch::store_problem(const Shadow& s, std::uint32_t offset, std::uint32_t size,
+                           std::uint64_t pc, int var) {
+  const std::uint16_t me = current_->linear;
+  if (s.r_interval == interval_ && s.r_thread != me) write_after_read(s, pc, var);
+  if (s.w_interval == interval_ && s.w_thread != me) write_after_write(s, offset, size, pc);
+  return true;
+}
+
+void Launch::shared_cells(std::uint32_t offset, std::uint32_t size, Op op, std::uint64_t pc,
+                          int var) {
+  const std::uint16_t me = current_->linear;
+  const std::uint16_t epoch = warp_epoch_[current_->warp];
+  const std::uint32_t my_pc = pc32(pc);
+  const std::uint32_t interval = interval_;
+  bool reported = false;  // each problem once per access
+  if (op == Op::kLoad) {
+    for_each_cell(offset, size, [&](Shadow& s, std::uint32_t at) {
+      if (!reported && (s.w_interval < block_first_interval_ ||
+                        (s.w_interval == interval && s.w_thread != me))) {
+        reported = load_problem(s, at, pc, var);
+      }
+      if (s.r_interval != interval) {
+        s.r_interval = interval;
+        s.r_thread = me;
+        s.r_wepoch = epoch;
+        s.r_pc = my_pc;
+      } else if (s.r_thread != me) {
+        s.r_thread = kManyThreads;
+      }
+    });
+  } else {
+    for_each_cell(offset, size, [&](Shadow& s, std::uint32_t) {
+      if (!reported && ((s.r_interval == interval && s.r_thread != me) ||
+                        (s.w_interval == interval && s.w_thread != me))) {
+        reported = store_problem(s, offset, size, pc, var);
+      }
+      s.w_interval = interval;
+      s.w_thread = me;
+      s.w_wepoch = epoch;
+      s.w_pc = my_pc;
+    });
+  }
+}
+
 void Launch::runaway_trace() {
   // A runaway loop, stopped before its trace exhausts memory; reported like a timeout.
   request_abort("timeout: a thread made more than " + std::to_string(kMaxTracePerThread) +
@@ -211,7 +264,7 @@ void Launch::atomic_access(std::uintptr_t address, std::uint32_t size, Op op, st
                "`): zero it first, then __syncthreads()");
   }
   // Traced like any shared access: atomics have bank conflicts too (docs/bank-rules.md R6).
-  trace(t, Access{pc, offset, static_cast<std::uint8_t>(size), static_cast<std::uint8_t>(op), 0});
+  trace(t, pc, offset, size, op, 0);
 }
 
 // ---- Global memory --------------------------------------------------------------------------

@@ -59,13 +59,19 @@ RunResult Launch::run() {
   pc_base_ = layout_.arena_lo - (std::uint64_t{1} << 31);
   gridDim = options_.grid;
   blockDim = options_.block;
-  for (unsigned z = 0; z < options_.grid.z && result_.completed; ++z) {
-    for (unsigned y = 0; y < options_.grid.y && result_.completed; ++y) {
-      for (unsigned x = 0; x < options_.grid.x && result_.completed; ++x) {
-        run_block(uint3{x, y, z});
+  try {
+    for (unsigned z = 0; z < options_.grid.z && result_.completed; ++z) {
+      for (unsigned y = 0; y < options_.grid.y && result_.completed; ++y) {
+        for (unsigned x = 0; x < options_.grid.x && result_.completed; ++x) {
+          run_block(uint3{x, y, z});
+        }
       }
     }
+  } catch (...) {
+    end_fibers();
+    throw;
   }
+  end_fibers();
   result_.sites = std::move(sites_);
   result_.regrouped = regrouped_;
   result_.global_sites = std::move(global_sites_);
@@ -80,13 +86,7 @@ void Launch::resume(Thread& t) {
   current_ = nullptr;
 }
 
-void Launch::run_block(uint3 block) {
-  block_idx_ = block;
-  blockIdx = block;
-  ++block_serial_;
-  ++interval_;
-  block_first_interval_ = interval_;
-  std::fill(warp_epoch_.begin(), warp_epoch_.end(), 0);
+void Launch::make_fibers() {
   PoolAllocator alloc{&stack_pool()};
   for (unsigned i = 0; i < num_threads_; ++i) {
     Thread& t = threads_[i];
@@ -94,22 +94,54 @@ void Launch::run_block(uint3 block) {
     t.tid = tid_of(t.linear);
     t.warp = static_cast<std::uint16_t>(i / bankmodel::kWarpSize);
     t.lane = static_cast<std::uint8_t>(i % bankmodel::kWarpSize);
-    t.state = State::kRunnable;
     t.trace = &lane_traces()[t.lane];
-    t.trace->clear();
     t.global_trace = &lane_global_traces()[t.lane];
-    t.global_trace->clear();
     t.fiber = ctx::fiber(std::allocator_arg, alloc, [this, &t](ctx::fiber&& scheduler) {
       t.scheduler = std::move(scheduler);
-      try {
-        entry_.invoke(entry_.function, args_);
-      } catch (const KernelAbort&) {
-        // the launch stops; the reason is already recorded
+      while (!stopping_) {
+        try {
+          entry_.invoke(entry_.function, args_);
+        } catch (const KernelAbort&) {
+          // the launch stops; the reason is already recorded
+        }
+        resolve_pending();
+        t.state = State::kDone;
+        t.scheduler = std::move(t.scheduler).resume();  // the next block, or the end
       }
-      resolve_pending();
-      t.state = State::kDone;
       return std::move(t.scheduler);
     });
+  }
+  fibers_made_ = true;
+}
+
+void Launch::end_fibers() {
+  if (!fibers_made_) return;
+  stopping_ = true;
+  for (unsigned i = 0; i < num_threads_; ++i) {
+    Thread& t = threads_[i];
+    if (!t.fiber) continue;
+    if (t.state == State::kDone) {
+      resume(t);  // returns from its loop
+    }
+    // One suspended mid-kernel (after an abort): destroying it unwinds its stack.
+    t.fiber = ctx::fiber{};
+  }
+  fibers_made_ = false;
+}
+
+void Launch::run_block(uint3 block) {
+  block_idx_ = block;
+  blockIdx = block;
+  ++block_serial_;
+  ++interval_;
+  block_first_interval_ = interval_;
+  std::fill(warp_epoch_.begin(), warp_epoch_.end(), 0);
+  if (!fibers_made_) make_fibers();
+  for (unsigned i = 0; i < num_threads_; ++i) {
+    Thread& t = threads_[i];
+    t.state = State::kRunnable;
+    t.trace->clear();
+    t.global_trace->clear();
   }
   ++result_.threads;
   result_.threads += num_threads_ - 1;
@@ -170,12 +202,7 @@ void Launch::run_block(uint3 block) {
     }
   }
   resolve_uninitialized();
-  // Drop what is left of the fibers (after an abort they are suspended mid-kernel; destroying
-  // them unwinds their stacks).
-  for (unsigned i = 0; i < num_threads_; ++i) {
-    threads_[i].fiber = ctx::fiber{};
-    threads_[i].trace->clear();
-  }
+  for (unsigned i = 0; i < num_threads_; ++i) threads_[i].trace->clear();
   pending_.active = false;
 }
 
@@ -377,7 +404,8 @@ void Launch::flush_global(unsigned first, unsigned last) {
     }
   }
   const GlobalAccess* lanes[bankmodel::kWarpSize];
-  std::unordered_set<std::uintptr_t> loaded;  // sectors this warp loaded since its last barrier
+  SectorSet& loaded = loaded_;  // sectors this warp loaded since its last barrier
+  loaded.clear();
   if (uniform) {
     for (std::size_t k = 0; k < a0.size(); ++k) {
       std::fill(std::begin(lanes), std::end(lanes), nullptr);
@@ -407,8 +435,7 @@ void Launch::flush_global(unsigned first, unsigned last) {
   for (unsigned i = first; i < last; ++i) threads_[i].global_trace->clear();
 }
 
-void Launch::add_global_request(const GlobalAccess* const* lanes,
-                                std::unordered_set<std::uintptr_t>* loaded_sectors) {
+void Launch::add_global_request(const GlobalAccess* const* lanes, SectorSet* loaded_sectors) {
   std::uintptr_t sectors[2 * bankmodel::kWarpSize];
   int n = 0;
   int active = 0;
@@ -423,24 +450,29 @@ void Launch::add_global_request(const GlobalAccess* const* lanes,
     if (last_sector != sectors[n - 1]) sectors[n++] = last_sector;  // a misaligned access
   }
   if (any == nullptr) return;
-  std::sort(sectors, sectors + n);
+  if (!std::is_sorted(sectors, sectors + n)) std::sort(sectors, sectors + n);  // lanes in order
   const auto distinct = static_cast<std::uint64_t>(std::unique(sectors, sectors + n) - sectors);
   std::uint64_t lines = 0, fresh = 0;
   for (std::uint64_t i = 0; i < distinct; ++i) {
     if (i == 0 || (sectors[i] >> 2) != (sectors[i - 1] >> 2)) ++lines;  // 4 sectors a line
-    if (static_cast<Op>(any->op) != Op::kLoad || loaded_sectors->insert(sectors[i]).second) ++fresh;
+    if (static_cast<Op>(any->op) != Op::kLoad || loaded_sectors->insert(sectors[i])) ++fresh;
   }
-  const auto key = std::make_tuple(any->pc, any->op, any->size);
-  auto it = global_index_.find(key);
-  if (it == global_index_.end()) {
-    it = global_index_.emplace(key, global_sites_.size()).first;
-    GlobalSiteStats s;
-    s.pc = any->pc;
-    s.op = static_cast<Op>(any->op);
-    s.bytes = any->size;
-    global_sites_.push_back(s);
+  GlobalSlot& slot = global_cache_[(any->pc ^ (any->pc >> 7)) % global_cache_.size()];
+  if (slot.index == SIZE_MAX || slot.pc != any->pc || slot.op != any->op ||
+      slot.size != any->size) {
+    const auto key = std::make_tuple(any->pc, any->op, any->size);
+    auto it = global_index_.find(key);
+    if (it == global_index_.end()) {
+      it = global_index_.emplace(key, global_sites_.size()).first;
+      GlobalSiteStats s;
+      s.pc = any->pc;
+      s.op = static_cast<Op>(any->op);
+      s.bytes = any->size;
+      global_sites_.push_back(s);
+    }
+    slot = GlobalSlot{any->pc, it->second, any->op, any->size};
   }
-  GlobalSiteStats& s = global_sites_[it->second];
+  GlobalSiteStats& s = global_sites_[slot.index];
   s.requests += 1;
   s.sectors += distinct;
   s.lines += lines;
