@@ -479,8 +479,8 @@ inline void Launch::for_each_cell(std::uint32_t offset, std::uint32_t size, F f)
   }
 }
 
-inline void Launch::shared_access(std::uint32_t offset, std::uint32_t size, Op op,
-                                  std::uint64_t pc, std::uint16_t sub) {
+inline void Launch::shared_access(std::uint32_t offset, std::uint32_t size, Op op, std::uint64_t pc,
+                                  std::uint16_t sub) {
   Thread* t = current_;
   if (t == nullptr) return;  // host code touching shared variables: not a kernel access
   g_last_pc = pc;

@@ -69,6 +69,30 @@ extern uint3 blockIdx;
 extern dim3 blockDim;
 extern dim3 gridDim;
 }
+// threadIdx and blockIdx are read all the time (a transpose reads them more often than it
+// touches memory): on x86-64 a kernel reads them with an instruction the tracer does not see, and
+// once per function, as the GPU reads a special register (their values never change under a
+// running thread). blockDim and gridDim stay plain variables: host code names its own `dim3
+// blockDim(16, 16)`, which a macro would break; the tracer lets reads of them go first thing.
+#if defined(__x86_64__)
+#define BANKSIM_READ_BUILTIN_(name)                                     \
+  unsigned x, y, z;                                                     \
+  const void* p;                                                        \
+  __asm__("movq " name                                                  \
+          "@GOTPCREL(%%rip), %3\n\tmovl (%3), %0\n\tmovl 4(%3), %1\n\t" \
+          "movl 8(%3), %2"                                              \
+          : "=r"(x), "=r"(y), "=r"(z), "=&r"(p));                       \
+  return uint3{x, y, z};
+__attribute__((always_inline)) inline uint3 banksim_builtin_threadIdx() {
+  BANKSIM_READ_BUILTIN_("threadIdx")
+}
+__attribute__((always_inline)) inline uint3 banksim_builtin_blockIdx() {
+  BANKSIM_READ_BUILTIN_("blockIdx")
+}
+#undef BANKSIM_READ_BUILTIN_
+#define threadIdx (::banksim_builtin_threadIdx())
+#define blockIdx (::banksim_builtin_blockIdx())
+#endif
 constexpr int warpSize = 32;
 
 // ---- Runtime entry points (libbanksim_runtime): banksim/abi.hpp ---------------------------
