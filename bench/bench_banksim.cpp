@@ -13,7 +13,7 @@ namespace {
 banksim::Module& kernels() {
   static banksim::Module m = [] {
     banksim::CompileOptions o;
-    o.kernels = {"shared_stride_loop"};
+    o.kernels = {"shared_stride_loop", "barrier_only"};
     o.widths = banksim::Widths::kClang;
     return banksim::Module::compile("bench/bench_kernels.cu", o);
   }();
@@ -56,6 +56,21 @@ void BM_traced_shared_accesses(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(traced), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_traced_shared_accesses)->Arg(1)->Arg(32)->Unit(benchmark::kMillisecond);
+
+// The cost of a thread with nothing to trace: 1024 blocks of 256 or 1024 threads that only meet
+// at one barrier (s_per_thread; a transpose's 1024-thread block has two accesses per thread).
+void BM_thread_floor(benchmark::State& state) {
+  const unsigned threads = static_cast<unsigned>(state.range(0));
+  std::uint64_t ran = 0;
+  for (auto _ : state) {
+    const auto r = kernels().launch("barrier_only", {{32, 32}, {threads, 1}}, {});
+    if (!r.problems.empty() || !r.completed) state.SkipWithError("unexpected problems");
+    ran += r.threads;
+  }
+  state.counters["s_per_thread"] = benchmark::Counter(
+      static_cast<double>(ran), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_thread_floor)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond);
 
 void BM_transpose_1024(benchmark::State& state, const char* kernel, unsigned rows) {
   const int n = 1024;

@@ -10,3 +10,9 @@ __global__ void shared_stride_loop(float* out, int stride, int iters) {
   for (int i = 0; i < iters; ++i) acc += s[(t * stride + i) & 4095];
   out[blockIdx.x * blockDim.x + t] = acc;
 }
+
+// No memory access at all, one barrier: what running a thread costs (its fiber's switches, the
+// scheduler's bookkeeping). The floor under any kernel's time per thread.
+__global__ void barrier_only() {
+  __syncthreads();
+}
