@@ -104,6 +104,76 @@ std::string find_symbolizer() {
   return {};
 }
 
+// ---- Source lines of the module's call sites, found once per compiled module ----------------
+// Every pc a report names is the return address of a call from the module into banksim (a hook,
+// a barrier, an atomic). They are all known once the module is built: objdump lists the calls,
+// llvm-symbolizer names their lines (innermost frame first), and the answer is kept beside the
+// module (`<module>.lines`) by the step that compiles it, where no student code runs; a launch
+// then starts no symbolizer unless it meets a pc the table lacks.
+constexpr const char* kLinesHeader = "# banksim call-site lines 1";
+
+void write_line_table(const fs::path& so, const std::string& symbolizer) {
+  const std::string objdump = find_in_path("objdump");
+  if (symbolizer.empty() || objdump.empty()) return;
+  const auto [status, listing] =
+      run_command(shell_quote(objdump) + " -d --no-show-raw-insn " + shell_quote(so.string()));
+  if (status != 0) return;
+  // "  450d:\tcall   4890 <__asan_load4@plt>": the call's return address is the next
+  // instruction's address.
+  static const std::regex insn(R"(^\s*([0-9a-f]+):\s+(\S+)(.*)$)");
+  static const std::regex into(R"(<(__asan_|banksim_)[^>]*@plt>)");
+  std::vector<std::uint64_t> offsets;
+  bool after_call = false;
+  std::istringstream in(listing);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (!std::regex_match(line, m, insn)) continue;
+    if (after_call) offsets.push_back(std::stoull(m[1].str(), nullptr, 16) - 1);
+    after_call = m[2].str().rfind("call", 0) == 0 && std::regex_search(m[3].str(), into);
+  }
+  std::string input;
+  for (std::uint64_t o : offsets) input += fmt::format("0x{:x}\n", o);
+  const fs::path pcs = so.string() + ".pcs";
+  std::ofstream(pcs) << input;
+  const auto [sym_status, frames] =
+      run_command(symbolizer + " --functions=none --inlining --obj=" + shell_quote(so.string()) +
+                  " < " + shell_quote(pcs.string()));
+  fs::remove(pcs);
+  if (sym_status != 0) return;
+  std::string head = kLinesHeader;
+  head += "\n";
+  for (std::uint64_t o : offsets) head += fmt::format("{:x} ", o);
+  const fs::path tmp = so.string() + ".lines.tmp";
+  std::ofstream(tmp, std::ios::binary) << head << "\n" << frames;
+  std::error_code ec;
+  fs::rename(tmp, so.string() + ".lines", ec);
+}
+
+/// The table write_line_table kept: offset (pc - load base - 1) -> llvm-symbolizer's frames.
+std::map<std::uint64_t, std::string> read_line_table(const fs::path& so) {
+  std::map<std::uint64_t, std::string> table;
+  std::ifstream in(so.string() + ".lines", std::ios::binary);
+  std::string line;
+  if (!std::getline(in, line) || line != kLinesHeader || !std::getline(in, line)) return table;
+  std::vector<std::uint64_t> offsets;
+  std::istringstream heads(line);
+  std::string hex;
+  while (heads >> hex) offsets.push_back(std::stoull(hex, nullptr, 16));
+  std::size_t index = 0;
+  std::string block;
+  while (std::getline(in, line)) {
+    if (line.empty()) {
+      if (!block.empty() && index < offsets.size()) table[offsets[index++]] = block;
+      block.clear();
+    } else {
+      block += line + "\n";
+    }
+  }
+  if (!block.empty() && index < offsets.size()) table[offsets[index]] = block;
+  return table;
+}
+
 /// nvcc and nvdisasm for reading nvcc's access widths, or why not (`why`).
 struct NvccTools {
   std::string nvcc;
@@ -306,6 +376,7 @@ struct Module::Impl : rt::WidthPlan {
   rt::ModuleLayout layout;
   std::map<std::string, const KernelEntry*> entries;
   std::string symbolizer;
+  std::map<std::uint64_t, std::string> line_table;  ///< read_line_table's, by offset
   mutable std::map<std::uint64_t, std::pair<std::string, int>> locations;
   mutable std::map<std::uint64_t, int> columns;  ///< the column of each location (0: unknown)
   SassWidths sass;          ///< nvcc's widths per line of the file (when use_sass)
@@ -337,7 +408,13 @@ struct Module::Impl : rt::WidthPlan {
   void symbolize(const std::vector<std::uint64_t>& pcs) const {
     std::vector<std::uint64_t> todo;
     for (std::uint64_t pc : pcs) {
-      if (pc != 0 && locations.count(pc) == 0) todo.push_back(pc);
+      if (pc == 0 || locations.count(pc) != 0) continue;
+      const auto known = line_table.find(pc - load_base - 1);
+      if (known != line_table.end()) {
+        read_frames(known->second, {pc});
+      } else {
+        todo.push_back(pc);
+      }
     }
     if (todo.empty()) return;
     if (symbolizer.empty()) {
@@ -364,8 +441,16 @@ struct Module::Impl : rt::WidthPlan {
         run_command(symbolizer + " --functions=none --inlining --obj=" + shell_quote(so_path) +
                     " < " + shell_quote(in_file.string()));
     fs::remove(in_file);
-    // One group of frames per address, separated by blank lines; innermost frame first. Use
-    // the innermost frame in the student's file (a helper inlined from a header is skipped).
+    read_frames(out, todo);
+    for (std::uint64_t pc : todo) {
+      if (locations.count(pc) == 0) locations[pc] = {display, 0};
+    }
+  }
+
+  /// llvm-symbolizer's answer for `pcs`: one group of frames per address, separated by blank
+  /// lines, innermost frame first. Each pc gets the innermost frame in the student's file (a
+  /// helper inlined from a header is skipped).
+  void read_frames(const std::string& out, const std::vector<std::uint64_t>& pcs) const {
     std::istringstream lines(out);
     std::string line;
     std::size_t index = 0;
@@ -374,9 +459,9 @@ struct Module::Impl : rt::WidthPlan {
     bool have_student = false;
     bool any = false;
     auto finish = [&]() {
-      if (any && index < todo.size()) {
-        columns[todo[index]] = chosen_column;
-        locations[todo[index++]] = chosen;
+      if (any && index < pcs.size()) {
+        columns[pcs[index]] = chosen_column;
+        locations[pcs[index++]] = chosen;
       }
       chosen = {display, 0};
       chosen_column = 0;
@@ -407,9 +492,6 @@ struct Module::Impl : rt::WidthPlan {
       any = true;
     }
     finish();
-    for (std::uint64_t pc : todo) {
-      if (locations.count(pc) == 0) locations[pc] = {display, 0};
-    }
   }
 
   std::string line_text(int line) const {
@@ -627,6 +709,11 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
       throw CompileError(summary, output);
     }
     fs::remove(tu_path);
+    write_line_table(tmp_so, find_symbolizer());
+    std::error_code ec;
+    if (fs::exists(tmp_so.string() + ".lines")) {
+      fs::rename(tmp_so.string() + ".lines", so.string() + ".lines", ec);
+    }
     fs::rename(tmp_so, so);
   }
   impl->so_path = so.string();
@@ -719,6 +806,7 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     impl->entries[options.kernels[i]] = fn();
   }
   impl->symbolizer = find_symbolizer();
+  impl->line_table = read_line_table(so);
   note_host_layout(&impl->layout);
   return Module(std::move(impl));
 }
