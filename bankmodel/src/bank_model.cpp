@@ -76,8 +76,10 @@ int phase_wavefronts(const Request& r, LaneRange range) {
     std::uint32_t seen = 0;
     const int per_lane = r.width() <= kBankBytes ? 1 : r.width() / kBankBytes;  // aligned (R0)
     bool conflict = false;
+    std::uint64_t previous = ~std::uint64_t{0};  // a run of lanes on one address is one lane
     for (int lane = range.first; lane <= range.last && !conflict; ++lane) {
-      if (!r.is_active(lane)) continue;
+      if (!r.is_active(lane) || r.offset(lane) == previous) continue;
+      previous = r.offset(lane);
       const std::uint64_t w0 = word_of(r.offset(lane));
       for (int j = 0; j < per_lane; ++j) {
         const std::uint64_t w = w0 + static_cast<std::uint64_t>(j);
