@@ -387,38 +387,45 @@ void Launch::flush_warp(unsigned warp) {
 
 void Launch::flush_global(unsigned first, unsigned last) {
   // As for shared accesses: the k-th execution of (pc, op, width) by each lane forms request k
-  // of that instruction; lanes that ran the same accesses in the same order take the fast path.
-  const auto& a0 = *threads_[first].global_trace;
-  bool uniform = true;
-  for (unsigned i = first + 1; i < last && uniform; ++i) {
-    const auto& b = *threads_[i].global_trace;
-    if (b.size() != a0.size()) {
-      uniform = false;
-      break;
-    }
-    for (std::size_t k = 0; k < a0.size(); ++k) {
-      if (a0[k].pc != b[k].pc || a0[k].op != b[k].op || a0[k].size != b[k].size) {
-        uniform = false;
-        break;
-      }
-    }
+  // of that instruction; while the lanes ran the same accesses in the same order, one pass.
+  const unsigned lanes_n = last - first;
+  const GlobalAccess* trace[bankmodel::kWarpSize];
+  std::size_t shortest = threads_[first].global_trace->size();
+  std::size_t longest = shortest;
+  for (unsigned i = first; i < last; ++i) {
+    trace[i - first] = threads_[i].global_trace->data();
+    shortest = std::min(shortest, threads_[i].global_trace->size());
+    longest = std::max(longest, threads_[i].global_trace->size());
   }
-  const GlobalAccess* lanes[bankmodel::kWarpSize];
+  const GlobalAccess* lanes[bankmodel::kWarpSize] = {};
   SectorSet& loaded = loaded_;  // sectors this warp loaded since its last barrier
   loaded.clear();
-  if (uniform) {
-    for (std::size_t k = 0; k < a0.size(); ++k) {
-      std::fill(std::begin(lanes), std::end(lanes), nullptr);
-      for (unsigned i = first; i < last; ++i) lanes[i - first] = &(*threads_[i].global_trace)[k];
-      add_global_request(lanes, &loaded);
+  std::size_t k = 0;
+  for (; k < shortest; ++k) {
+    const GlobalAccess& a0 = trace[0][k];
+    bool same = true;
+    for (unsigned l = 1; l < lanes_n && same; ++l) {
+      const GlobalAccess& a = trace[l][k];
+      same = a.pc == a0.pc && a.op == a0.op && a.size == a0.size;
     }
-  } else {
+    if (!same) break;
+    for (unsigned l = 0; l < lanes_n; ++l) lanes[l] = &trace[l][k];
+    add_global_request(lanes, &loaded);
+  }
+  if (k < longest) {
     using Site = std::tuple<std::uint64_t, std::uint8_t, std::uint8_t>;
+    std::map<Site, std::uint64_t> prefix;  // the agreeing prefix counts the same in every lane
+    for (std::size_t j = 0; j < k; ++j) {
+      const GlobalAccess& a = trace[0][j];
+      ++prefix[Site{a.pc, a.op, a.size}];
+    }
     std::vector<std::array<const GlobalAccess*, bankmodel::kWarpSize>> requests;
     std::map<std::tuple<Site, std::uint64_t>, std::size_t> index;
     for (unsigned i = first; i < last; ++i) {
-      std::map<Site, std::uint64_t> seen;
-      for (const GlobalAccess& a : *threads_[i].global_trace) {
+      std::map<Site, std::uint64_t> seen = prefix;
+      const std::vector<GlobalAccess>& t = *threads_[i].global_trace;
+      for (std::size_t j = k; j < t.size(); ++j) {
+        const GlobalAccess& a = t[j];
         const Site site{a.pc, a.op, a.size};
         const auto key = std::make_tuple(site, seen[site]++);
         auto it = index.find(key);
@@ -440,18 +447,33 @@ void Launch::add_global_request(const GlobalAccess* const* lanes, SectorSet* loa
   int n = 0;
   int active = 0;
   const GlobalAccess* any = nullptr;
-  for (int i = 0; i < bankmodel::kWarpSize; ++i) {
-    const GlobalAccess* a = lanes[i];
-    if (a == nullptr) continue;
-    any = a;
-    ++active;
-    sectors[n++] = a->address >> 5;
-    const std::uintptr_t last_sector = (a->address + a->size - 1) >> 5;
-    if (last_sector != sectors[n - 1]) sectors[n++] = last_sector;  // a misaligned access
+  // The common case, a whole warp on consecutive elements (coalesced): the sectors are one run.
+  bool run = lanes[0] != nullptr;
+  for (int i = 1; i < bankmodel::kWarpSize && run; ++i) {
+    run = lanes[i] != nullptr && lanes[i]->address == lanes[0]->address + i * lanes[0]->size;
   }
-  if (any == nullptr) return;
-  if (!std::is_sorted(sectors, sectors + n)) std::sort(sectors, sectors + n);  // lanes in order
-  const auto distinct = static_cast<std::uint64_t>(std::unique(sectors, sectors + n) - sectors);
+  std::uint64_t distinct = 0;
+  if (run) {
+    any = lanes[0];
+    active = bankmodel::kWarpSize;
+    const std::uintptr_t lo = any->address >> 5;
+    const std::uintptr_t hi = (any->address + bankmodel::kWarpSize * any->size - 1) >> 5;
+    for (std::uintptr_t sct = lo; sct <= hi; ++sct) sectors[n++] = sct;
+    distinct = static_cast<std::uint64_t>(n);
+  } else {
+    for (int i = 0; i < bankmodel::kWarpSize; ++i) {
+      const GlobalAccess* a = lanes[i];
+      if (a == nullptr) continue;
+      any = a;
+      ++active;
+      sectors[n++] = a->address >> 5;
+      const std::uintptr_t last_sector = (a->address + a->size - 1) >> 5;
+      if (last_sector != sectors[n - 1]) sectors[n++] = last_sector;  // a misaligned access
+    }
+    if (any == nullptr) return;
+    if (!std::is_sorted(sectors, sectors + n)) std::sort(sectors, sectors + n);  // lanes in order
+    distinct = static_cast<std::uint64_t>(std::unique(sectors, sectors + n) - sectors);
+  }
   std::uint64_t lines = 0, fresh = 0;
   for (std::uint64_t i = 0; i < distinct; ++i) {
     if (i == 0 || (sectors[i] >> 2) != (sectors[i - 1] >> 2)) ++lines;  // 4 sectors a line
