@@ -58,6 +58,7 @@ Module& module(const std::string& file) {
       {"gemm.cu", {"gemm_abt<0>", "gemm_abt<1>"}},
       {"reduction.cu", {"reduce_interleaved", "reduce_sequential", "reduce_shuffle"}},
       {"features.cu", {"reverse_dynamic", "two_arrays", "block3d", "histogram", "warp_exchange"}},
+      {"builtins.cu", {"builtin_ids"}},
       {"atomics_widths.cu",
        {"atom_int", "atom_float", "atom_u64", "mixed_widths", "misaligned_float2",
         "misaligned_float4_row", "two_loads_one_line", "shuffle_from_exited", "shuffle_all_lanes"}},
@@ -695,6 +696,24 @@ TEST_CASE("cache-hint loads and stores (__ldcs, __stcs...) are plain accesses",
   const auto r = module("coop_groups.cu").launch("streaming_copy", {1, 32}, {out, in});
   CHECK(r.problems.empty());
   for (int i = 0; i < 32; ++i) CHECK(out.as<float>()[i] == 3 * values[static_cast<std::size_t>(i)]);
+}
+
+TEST_CASE(
+    "built-ins: threadIdx and blockIdx are each thread's own, across a barrier and in helpers",
+    "[banksim][feature]") {
+  // 3-D blocks in a 3-D grid: blocks and threads all told apart. (Host code in the file names
+  // its own blockDim and gridDim: it compiles.)
+  const unsigned threads = 4 * 2 * 3;
+  const unsigned blocks = 2 * 3 * 2;
+  DeviceBuffer out(threads * blocks * sizeof(int));
+  const auto r = module("builtins.cu").launch("builtin_ids", {{2, 3, 2}, {4, 2, 3}}, {out});
+  CHECK(r.problems.empty());
+  CHECK(r.traced_shared_accesses == 2 * threads * blocks);
+  for (unsigned b = 0; b < blocks; ++b) {
+    for (unsigned t = 0; t < threads; ++t) {
+      CHECK(out.as<int>()[b * threads + t] == static_cast<int>(b * 1000 + t));
+    }
+  }
 }
 
 TEST_CASE("problem: a misaligned 8-byte shared access is reported as on the GPU",
