@@ -64,7 +64,7 @@ Module& module(const std::string& file) {
         "misaligned_float4_row", "two_loads_one_line", "shuffle_from_exited", "shuffle_all_lanes"}},
       {"coop_groups.cu",
        {"block_sum", "tile8_max", "streaming_copy", "async_stage", "async_no_wait", "group_sums",
-        "grid_stride_double"}},
+        "grid_stride_double", "aggregated_append"}},
       {"half_types.cu", {"half2_sum", "half_column", "bf16_fma", "half_round"}},
       {"problems.cu",
        {"race_missing_sync", "race_same_word", "same_value_write", "oob_shared_write",
@@ -108,9 +108,10 @@ std::vector<float> random_floats(std::size_t n, unsigned seed) {
   return v;
 }
 
-DeviceBuffer upload(const std::vector<float>& v) {
-  DeviceBuffer b(v.size() * sizeof(float));
-  std::copy(v.begin(), v.end(), b.as<float>());
+template <typename T>
+DeviceBuffer upload(const std::vector<T>& v) {
+  DeviceBuffer b(v.size() * sizeof(T));
+  std::copy(v.begin(), v.end(), b.as<T>());
   return b;
 }
 
@@ -686,6 +687,49 @@ TEST_CASE("cooperative groups: this_grid() ranks a grid-stride loop", "[banksim]
   CHECK(r.problems.empty());
   for (int i = 0; i < n; ++i) CHECK(data.as<float>()[i] == 2 * values[static_cast<std::size_t>(i)]);
   // grid.sync(): the CLI test grid_sync_said (a stopped launch ends the process).
+}
+
+TEST_CASE("cooperative groups: coalesced_threads() in a branch is the branch's lanes",
+          "[banksim][feature]") {
+  // Two blocks of 64 threads; a pseudo-random third of the threads take the branch, a whole warp
+  // of them does not (warp 1 of block 0: an empty group is never formed).
+  const int n = 128;
+  std::vector<int> flags(n);
+  for (int i = 0; i < n; ++i)
+    flags[static_cast<std::size_t>(i)] = (i * 7 % 3 == 0) && (i / 32 != 1);
+  const DeviceBuffer flag_buf = upload(flags);
+  DeviceBuffer counter(sizeof(int));
+  DeviceBuffer slots(n * sizeof(int));
+  DeviceBuffer info(3 * n * sizeof(int));
+  const auto r = module("coop_groups.cu")
+                     .launch("aggregated_append", {2, 64}, {counter, slots, info, flag_buf});
+  CHECK(r.problems.empty());
+  int flagged = 0;
+  std::vector<int> seen(n, 0);
+  for (int i = 0; i < n; ++i) {
+    if (flags[static_cast<std::size_t>(i)] == 0) continue;
+    ++flagged;
+    int size = 0, rank = 0, sum = 0;
+    for (int j = i / 32 * 32; j < i / 32 * 32 + 32; ++j) {
+      if (flags[static_cast<std::size_t>(j)] == 0) continue;
+      ++size;
+      sum += j;
+      if (j < i) ++rank;
+    }
+    CHECK(info.as<int>()[3 * i] == size);
+    CHECK(info.as<int>()[3 * i + 1] == rank);
+    CHECK(info.as<int>()[3 * i + 2] == sum);
+  }
+  REQUIRE(counter.as<int>()[0] == flagged);
+  for (int k = 0; k < flagged; ++k) {
+    const int i = slots.as<int>()[k];
+    REQUIRE(i >= 0);
+    REQUIRE(i < n);
+    CHECK(flags[static_cast<std::size_t>(i)] != 0);
+    seen[static_cast<std::size_t>(i)] += 1;
+  }
+  for (int i = 0; i < n; ++i)
+    CHECK(seen[static_cast<std::size_t>(i)] == flags[static_cast<std::size_t>(i)]);
 }
 
 TEST_CASE("cache-hint loads and stores (__ldcs, __stcs...) are plain accesses",

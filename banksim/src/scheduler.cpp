@@ -233,6 +233,7 @@ void Launch::release_warp_sync(unsigned warp) {
     const Thread& t = threads_[i];
     if (t.state == State::kAtWarpSync) {
       waiting_mask |= 1u << t.lane;
+      if (t.x_mode == banksim_exchange::kActiveMask) continue;  // no mask: it asks for one
       wanted_mask |= t.x_mask;
       if (sample == nullptr) sample = &t;
     }
@@ -249,7 +250,8 @@ void Launch::release_warp_sync(unsigned warp) {
   // A lane that calls with a mask that leaves itself out: undefined on the GPU.
   for (unsigned i = first; i < last; ++i) {
     const Thread& t = threads_[i];
-    if (t.state == State::kAtWarpSync && ((t.x_mask >> t.lane) & 1u) == 0) {
+    if (t.state == State::kAtWarpSync && t.x_mode != banksim_exchange::kActiveMask &&
+        ((t.x_mask >> t.lane) & 1u) == 0) {
       report("warp_mask", false, t.x_pc, 0, &t, kNoThread, -1,
              "lane " + std::to_string(t.lane) +
                  " calls a warp-level function (__shfl*_sync, __ballot_sync, __syncwarp...) with "
@@ -264,6 +266,20 @@ void Launch::release_warp_sync(unsigned warp) {
     const Thread& t = threads_[i];
     if (t.state == State::kAtWarpSync && t.x_mode == banksim_exchange::kBallot && t.x_value != 0)
       ballot |= 1u << t.lane;
+  }
+  // __activemask: the lanes waiting at the same call site, those that would execute it together
+  // (found before any lane is released).
+  unsigned together[bankmodel::kWarpSize] = {};
+  for (unsigned i = first; i < last; ++i) {
+    const Thread& t = threads_[i];
+    if (t.state != State::kAtWarpSync || t.x_mode != banksim_exchange::kActiveMask) continue;
+    for (unsigned j = first; j < last; ++j) {
+      const Thread& u = threads_[j];
+      if (u.state == State::kAtWarpSync && u.x_mode == banksim_exchange::kActiveMask &&
+          u.x_pc == t.x_pc) {
+        together[i - first] |= 1u << u.lane;
+      }
+    }
   }
   for (unsigned i = first; i < last; ++i) {
     Thread& t = threads_[i];
@@ -285,6 +301,8 @@ void Launch::release_warp_sync(unsigned warp) {
                    "same shuffle (keep them alive past it, or guard the read)");
       }
       t.x_result = ok ? threads_[src].x_value : t.x_value;
+    } else if (t.x_mode == banksim_exchange::kActiveMask) {
+      t.x_result = together[i - first];
     } else {
       t.x_result = ballot;
     }

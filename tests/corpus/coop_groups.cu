@@ -105,3 +105,21 @@ __global__ void grid_sync(float* data) {
   cg::this_grid().sync();
   data[threadIdx.x] = 1.0f;
 }
+
+// Warp-aggregated append: the lanes whose flag is set take one branch, form a coalesced group
+// there, and one of them reserves room for all with a single atomicAdd (the pattern public code
+// uses coalesced_threads() for). Per thread: the group's size and this thread's rank, the sum of
+// the group's indices (cg::reduce), and the index written to the reserved slot.
+__global__ void aggregated_append(int* counter, int* slots, int* info, const int* flags) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (flags[i] != 0) {
+    cg::coalesced_group active = cg::coalesced_threads();
+    int base = 0;
+    if (active.thread_rank() == 0) base = atomicAdd(counter, static_cast<int>(active.size()));
+    base = active.shfl(base, 0);
+    slots[base + static_cast<int>(active.thread_rank())] = i;
+    info[3 * i] = static_cast<int>(active.size());
+    info[3 * i + 1] = static_cast<int>(active.thread_rank());
+    info[3 * i + 2] = cg::reduce(active, i, cg::plus<int>());
+  }
+}

@@ -16,9 +16,10 @@ enum Op { kAdd, kSub, kExch, kMin, kMax, kInc, kDec, kCas, kAnd, kOr, kXor };
 /// What banksim_warp_exchange computes.
 namespace banksim_exchange {
 enum Mode {
-  kShuffle = 0,  ///< every lane gets the value of lane src_lane
-  kBallot = 1,   ///< every lane gets the mask of lanes whose value is non-zero
-  kSyncOnly = 2  ///< a plain __syncwarp (runtime-internal)
+  kShuffle = 0,    ///< every lane gets the value of lane src_lane
+  kBallot = 1,     ///< every lane gets the mask of lanes whose value is non-zero
+  kSyncOnly = 2,   ///< a plain __syncwarp (runtime-internal)
+  kActiveMask = 3  ///< every lane gets the mask of the lanes waiting at the same call site
 };
 }
 

@@ -416,8 +416,11 @@ inline int __any_sync(unsigned mask, int predicate) {
 inline int __all_sync(unsigned mask, int predicate) {
   return __ballot_sync(mask, predicate) == __ballot_sync(mask, 1);
 }
-inline unsigned __activemask() {
-  return __ballot_sync(0xffffffffu, 1);
+/// The lanes of the warp that execute this call together: under banksim, the lanes that wait at
+/// this call site when the warp's lanes have all run as far as they can (a lane in another branch
+/// waits elsewhere, or has returned, or waits at a __syncthreads).
+__attribute__((always_inline)) inline unsigned __activemask() {  // the caller's call site
+  return static_cast<unsigned>(banksim_warp_exchange(0, 0, 0, banksim_exchange::kActiveMask));
 }
 
 // ---- Host-side CUDA runtime subset (for files with a launch helper or a main) ----------------

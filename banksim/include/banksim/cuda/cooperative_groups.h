@@ -8,8 +8,9 @@
 // and from <cooperative_groups/memcpy_async.h>, cg::memcpy_async, cg::wait and cg::wait_prior.
 // thread_group (what a block or tile converts to) and the run-time tiled_partition(group, n) for
 // n up to 32; this_grid() for ranks and sizes (grid.sync() stops with a message: blocks run one
-// after another here). Not here (a compile error names them): multi-grid groups,
-// coalesced_threads(), tiles of more than 32 threads.
+// after another here); coalesced_threads() and its coalesced_group (rank, size, shfl,
+// shfl_up/down, any, all, ballot, sync, cg::reduce). Not here (a compile error names them):
+// multi-grid groups, tiles of more than 32 threads.
 #pragma once
 
 #include <cstdio>
@@ -175,6 +176,75 @@ class thread_block_tile : public thread_group {
   /// The tile's lanes within its warp.
   static unsigned mask() { return N == 32 ? 0xffffffffu : ((1u << N) - 1) << first_lane(); }
 };
+
+/// The lanes of a warp that called coalesced_threads() together (__activemask()): ranked in lane
+/// order, so rank 0 is the lowest active lane. Under banksim the lanes together are those waiting
+/// at the call when the warp has run as far as it can: the lanes of one branch.
+class coalesced_group {
+ public:
+  explicit coalesced_group(unsigned mask) : mask_(mask) {}
+  void sync() const { __syncwarp(mask_); }
+  unsigned long long thread_rank() const { return __builtin_popcount(mask_ & below()); }
+  unsigned long long size() const { return __builtin_popcount(mask_); }
+  unsigned long long num_threads() const { return size(); }
+  unsigned long long meta_group_rank() const { return 0; }
+  unsigned long long meta_group_size() const { return 1; }
+  /// The value of the group's thread `rank` (this thread's own when rank is not in the group).
+  template <typename T>
+  T shfl(T v, unsigned rank) const {
+    return __shfl_sync(mask_, v, static_cast<int>(lane_of(rank)));
+  }
+  template <typename T>
+  T shfl_down(T v, unsigned delta) const {
+    return __shfl_sync(mask_, v, static_cast<int>(lane_of(thread_rank() + delta)));
+  }
+  template <typename T>
+  T shfl_up(T v, unsigned delta) const {
+    const unsigned long long r = thread_rank();
+    return __shfl_sync(mask_, v, static_cast<int>(lane_of(r >= delta ? r - delta : r)));
+  }
+  int any(int predicate) const { return __any_sync(mask_, predicate); }
+  int all(int predicate) const { return __all_sync(mask_, predicate); }
+  /// Bit i set when the group's thread of rank i has a non-zero predicate (CUDA: ranks, not lanes).
+  unsigned ballot(int predicate) const {
+    const unsigned lanes = __ballot_sync(mask_, predicate);
+    unsigned out = 0;
+    unsigned rank = 0;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (((mask_ >> lane) & 1u) == 0) continue;
+      if (((lanes >> lane) & 1u) != 0) out |= 1u << rank;
+      ++rank;
+    }
+    return out;
+  }
+  /// The group's lanes within the warp (not in CUDA's API; banksim's reduce uses it).
+  unsigned banksim_mask() const { return mask_; }
+
+ private:
+  static unsigned lane() {
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32u;
+  }
+  static unsigned below() { return (1u << lane()) - 1u; }
+  /// The lane of rank `rank`; this thread's own lane when the group has no such rank.
+  unsigned lane_of(unsigned long long rank) const {
+    unsigned long long seen = 0;
+    for (unsigned l = 0; l < 32; ++l) {
+      if (((mask_ >> l) & 1u) == 0) continue;
+      if (seen++ == rank) return l;
+    }
+    return lane();
+  }
+  unsigned mask_;
+};
+
+/// The calling thread's coalesced group (see coalesced_group).
+__attribute__((always_inline)) inline coalesced_group coalesced_threads() {
+  return coalesced_group(__activemask());
+}
+
+inline void sync(const coalesced_group& g) {
+  g.sync();
+}
 
 template <unsigned N, typename Parent>
 thread_block_tile<N> tiled_partition(const Parent&) {

@@ -31,6 +31,19 @@ struct bit_xor {
   T operator()(T a, T b) const { return a ^ b; }
 };
 
+/// A coalesced group: a tree over ranks (its size need not be a power of two); every thread gets
+/// the result.
+template <typename T, typename Op>
+T reduce(const coalesced_group& group, T value, Op op) {
+  const unsigned long long size = group.size();
+  const unsigned long long rank = group.thread_rank();
+  for (unsigned offset = 1; offset < size; offset *= 2) {
+    const T other = group.shfl_down(value, offset);
+    if (rank + offset < size) value = op(value, other);
+  }
+  return group.shfl(value, 0);
+}
+
 template <unsigned N, typename T, typename Op>
 T reduce(const thread_block_tile<N>& tile, T value, Op op) {
   for (unsigned offset = N / 2; offset > 0; offset /= 2) {
