@@ -351,6 +351,45 @@ class Launch {
   template <typename F>
   void for_each_cell(std::uint32_t offset, std::uint32_t size, F f);
   void split_word(std::uint32_t word);
+  /// Who is accessing, for the per-cell checks of one access (shared_access, shared_cells).
+  struct Accessor {
+    std::uint16_t me;
+    std::uint16_t epoch;
+    std::uint32_t my_pc;
+    std::uint32_t interval;
+    std::uint64_t pc;
+    int var;
+  };
+  Accessor accessor(const Thread* t, std::uint64_t pc, int var) const {
+    return Accessor{t->linear, warp_epoch_[t->warp], pc32(pc), interval_, pc, var};
+  }
+  /// One cell of a load: reports the first problem of the access (`reported`), records the read.
+  void load_cell(Shadow& c, std::uint32_t at, const Accessor& a, bool* reported) {
+    if (!*reported && (c.w_interval < block_first_interval_ ||
+                       (c.w_interval == a.interval && c.w_thread != a.me))) {
+      *reported = load_problem(c, at, a.pc, a.var);
+    }
+    if (c.r_interval != a.interval) {
+      c.r_interval = a.interval;
+      c.r_thread = a.me;
+      c.r_wepoch = a.epoch;
+      c.r_pc = a.my_pc;
+    } else if (c.r_thread != a.me) {
+      c.r_thread = kManyThreads;
+    }
+  }
+  /// One cell of a store of `size` bytes at `offset`.
+  void store_cell(Shadow& c, std::uint32_t offset, std::uint32_t size, const Accessor& a,
+                  bool* reported) {
+    if (!*reported && ((c.r_interval == a.interval && c.r_thread != a.me) ||
+                       (c.w_interval == a.interval && c.w_thread != a.me))) {
+      *reported = store_problem(c, offset, size, a.pc, a.var);
+    }
+    c.w_interval = a.interval;
+    c.w_thread = a.me;
+    c.w_wepoch = a.epoch;
+    c.w_pc = a.my_pc;
+  }
   /// shared_access for an access that touches split words or is narrower than a word.
   void shared_cells(std::uint32_t offset, std::uint32_t size, Op op, std::uint64_t pc, int var);
   /// A load found a cell no thread of the block wrote, or another thread wrote in this interval.
@@ -506,42 +545,15 @@ inline void Launch::shared_access(std::uint32_t offset, std::uint32_t size, Op o
   if (__builtin_expect(!whole, 0)) {
     shared_cells(offset, size, op, pc, var);
   } else {
-    const std::uint16_t me = t->linear;
-    const std::uint16_t epoch = warp_epoch_[t->warp];
-    const std::uint32_t my_pc = pc32(pc);
-    const std::uint32_t interval = interval_;
+    const Accessor who = accessor(t, pc, var);
     Shadow* cells = &shadow_[first];
     bool reported = false;  // each problem once per access: its count is of accesses
     if (op == Op::kLoad) {
 #pragma GCC unroll 4
-      for (std::uint32_t i = 0; i < words; ++i) {
-        Shadow& c = cells[i];
-        if (!reported && (c.w_interval < block_first_interval_ ||
-                          (c.w_interval == interval && c.w_thread != me))) {
-          reported = load_problem(c, offset + 4 * i, pc, var);
-        }
-        if (c.r_interval != interval) {
-          c.r_interval = interval;
-          c.r_thread = me;
-          c.r_wepoch = epoch;
-          c.r_pc = my_pc;
-        } else if (c.r_thread != me) {
-          c.r_thread = kManyThreads;
-        }
-      }
+      for (std::uint32_t i = 0; i < words; ++i) load_cell(cells[i], offset + 4 * i, who, &reported);
     } else {
 #pragma GCC unroll 4
-      for (std::uint32_t i = 0; i < words; ++i) {
-        Shadow& c = cells[i];
-        if (!reported && ((c.r_interval == interval && c.r_thread != me) ||
-                          (c.w_interval == interval && c.w_thread != me))) {
-          reported = store_problem(c, offset, size, pc, var);
-        }
-        c.w_interval = interval;
-        c.w_thread = me;
-        c.w_wepoch = epoch;
-        c.w_pc = my_pc;
-      }
+      for (std::uint32_t i = 0; i < words; ++i) store_cell(cells[i], offset, size, who, &reported);
     }
   }
   trace(t, pc, offset, size, op, sub);

@@ -67,37 +67,14 @@ bool Launch::store_problem(const Shadow& s, std::uint32_t offset, std::uint32_t 
 
 void Launch::shared_cells(std::uint32_t offset, std::uint32_t size, Op op, std::uint64_t pc,
                           int var) {
-  const std::uint16_t me = current_->linear;
-  const std::uint16_t epoch = warp_epoch_[current_->warp];
-  const std::uint32_t my_pc = pc32(pc);
-  const std::uint32_t interval = interval_;
+  const Accessor who = accessor(current_, pc, var);
   bool reported = false;  // each problem once per access
   if (op == Op::kLoad) {
-    for_each_cell(offset, size, [&](Shadow& s, std::uint32_t at) {
-      if (!reported && (s.w_interval < block_first_interval_ ||
-                        (s.w_interval == interval && s.w_thread != me))) {
-        reported = load_problem(s, at, pc, var);
-      }
-      if (s.r_interval != interval) {
-        s.r_interval = interval;
-        s.r_thread = me;
-        s.r_wepoch = epoch;
-        s.r_pc = my_pc;
-      } else if (s.r_thread != me) {
-        s.r_thread = kManyThreads;
-      }
-    });
+    for_each_cell(offset, size,
+                  [&](Shadow& c, std::uint32_t at) { load_cell(c, at, who, &reported); });
   } else {
-    for_each_cell(offset, size, [&](Shadow& s, std::uint32_t) {
-      if (!reported && ((s.r_interval == interval && s.r_thread != me) ||
-                        (s.w_interval == interval && s.w_thread != me))) {
-        reported = store_problem(s, offset, size, pc, var);
-      }
-      s.w_interval = interval;
-      s.w_thread = me;
-      s.w_wepoch = epoch;
-      s.w_pc = my_pc;
-    });
+    for_each_cell(offset, size,
+                  [&](Shadow& c, std::uint32_t) { store_cell(c, offset, size, who, &reported); });
   }
 }
 
