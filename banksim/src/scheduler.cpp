@@ -329,7 +329,12 @@ void Launch::flush_warp(unsigned warp) {
     shortest = std::min(shortest, threads_[i].trace->size());
     longest = std::max(longest, threads_[i].trace->size());
   }
-  const Access* lane_access[bankmodel::kWarpSize] = {};
+  if (longest == 0) {  // nothing traced since the warp's last stop (a barrier-only stretch)
+    flush_global(first, last);
+    return;
+  }
+  const Access* lane_access[bankmodel::kWarpSize];
+  std::fill(lane_access + lanes, lane_access + bankmodel::kWarpSize, nullptr);  // a partial warp
   std::size_t k = 0;
   for (; k < shortest; ++k) {
     const Access& a0 = trace[0][k];
@@ -415,7 +420,9 @@ void Launch::flush_global(unsigned first, unsigned last) {
     shortest = std::min(shortest, threads_[i].global_trace->size());
     longest = std::max(longest, threads_[i].global_trace->size());
   }
-  const GlobalAccess* lanes[bankmodel::kWarpSize] = {};
+  if (longest == 0) return;
+  const GlobalAccess* lanes[bankmodel::kWarpSize];
+  std::fill(lanes + lanes_n, lanes + bankmodel::kWarpSize, nullptr);  // a partial warp
   SectorSet& loaded = loaded_;  // sectors this warp loaded since its last barrier
   loaded.clear();
   std::size_t k = 0;
