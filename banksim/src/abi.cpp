@@ -22,11 +22,11 @@ namespace banksim::rt::detail {
 
 using bankmodel::Op;
 
-Launch* g_launch = nullptr;
-std::uintptr_t g_arena_lo = 0;
-std::uint64_t g_arena_size = 0;
-std::atomic<bool> g_abort_requested{false};
-std::uint64_t g_last_pc = 0;
+BANKSIM_HIDDEN Launch* g_launch = nullptr;
+BANKSIM_HIDDEN std::uintptr_t g_arena_lo = 0;
+BANKSIM_HIDDEN std::uint64_t g_arena_size = 0;
+BANKSIM_HIDDEN std::atomic<bool> g_abort_requested{false};
+BANKSIM_HIDDEN std::uint64_t g_last_pc = 0;
 EmergencyHandler g_emergency = nullptr;
 
 // ---- Splitting accesses into naturally aligned pieces (memcpy, packed structs) ---------------

@@ -248,11 +248,13 @@ struct PendingWrite {
 };
 
 class Launch;
-extern Launch* g_launch;           // the launch in progress (one at a time)
-extern std::uintptr_t g_arena_lo;  // its shared arena
-extern std::uint64_t g_arena_size;
-extern std::atomic<bool> g_abort_requested;  // set by the watchdog
-extern std::uint64_t g_last_pc;              // of the last traced access
+// Hidden: read on every traced access, so loaded straight, not through the GOT.
+#define BANKSIM_HIDDEN __attribute__((visibility("hidden")))
+extern BANKSIM_HIDDEN Launch* g_launch;           // the launch in progress (one at a time)
+extern BANKSIM_HIDDEN std::uintptr_t g_arena_lo;  // its shared arena
+extern BANKSIM_HIDDEN std::uint64_t g_arena_size;
+extern BANKSIM_HIDDEN std::atomic<bool> g_abort_requested;  // set by the watchdog
+extern BANKSIM_HIDDEN std::uint64_t g_last_pc;              // of the last traced access
 extern EmergencyHandler g_emergency;
 
 class Launch {
