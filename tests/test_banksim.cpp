@@ -859,6 +859,15 @@ TEST_CASE("usage: unknown kernel, wrong arguments, bad launch, compile error", "
     CHECK_THAT(e.what(), HasSubstr("tests/corpus/compile_error.nocompile.cu:6: error:") &&
                              HasSubstr("undeclared identifier 'tyle'"));
   }
+  // The built-in variables are read-only, as under nvcc.
+  options.kernels = {"resize"};
+  try {
+    Module::compile(corpus("write_builtin.nocompile.cu"), options);
+    FAIL("a kernel that writes blockDim compiled");
+  } catch (const banksim::CompileError& e) {
+    CHECK_THAT(e.what(), HasSubstr("write_builtin.nocompile.cu:4: error:") &&
+                             HasSubstr("const-qualified type 'const dim3'"));
+  }
   CHECK_THROWS_AS(banksim::parse_dim3("32,x", "--block"), banksim::UsageError);
   CHECK(banksim::parse_dim3("32,8", "--block").y == 8);
 }

@@ -62,17 +62,19 @@
 extern "C" unsigned char banksim_dynamic_smem[];
 
 // ---- Built-in variables ---------------------------------------------------------------------
-// Plain globals that the scheduler sets before it resumes each thread's fiber.
+// Globals that the scheduler sets before it resumes each thread's fiber; read-only to a kernel,
+// as on the GPU (nvcc refuses `blockDim.x = 1`; so does banksim), which also lets the compiler
+// keep a value across a barrier instead of reading it again.
 extern "C" {
-extern uint3 threadIdx;
-extern uint3 blockIdx;
-extern dim3 blockDim;
-extern dim3 gridDim;
+extern const uint3 threadIdx;
+extern const uint3 blockIdx;
+extern const dim3 blockDim;
+extern const dim3 gridDim;
 }
 // threadIdx and blockIdx are read all the time (a transpose reads them more often than it
 // touches memory): on x86-64 a kernel reads them with an instruction the tracer does not see, and
 // once per function, as the GPU reads a special register (their values never change under a
-// running thread). blockDim and gridDim stay plain variables: host code names its own `dim3
+// running thread). blockDim and gridDim stay (const) variables: host code names its own `dim3
 // blockDim(16, 16)`, which a macro would break; the tracer lets reads of them go first thing.
 #if defined(__x86_64__)
 #define BANKSIM_READ_BUILTIN_(name)                                     \
