@@ -86,12 +86,14 @@ void on_access(std::uintptr_t address, std::size_t size, Op op, std::uint64_t pc
   const std::uintptr_t off = address - g_arena_lo;
   if (off < g_arena_size) {
     if (checked && off % size != 0) {
-      launch->misaligned_access(off, static_cast<std::uint32_t>(size), pc, true);
+      launch->misaligned_access(off, static_cast<std::uint32_t>(size), op, pc, true,
+                                check == Check::kSized);
     }
     if (size <= 16 && (size & (size - 1)) == 0 && off % size == 0) {
       launch->shared_access(static_cast<std::uint32_t>(off), static_cast<std::uint32_t>(size), op,
                             pc, 0);
     } else {
+      launch->pieces_traced();
       for_each_piece(address, size, [&](std::uintptr_t a, std::uint32_t w, std::uint16_t sub) {
         launch->shared_access(static_cast<std::uint32_t>(a - g_arena_lo), w, op, pc, sub);
       });
@@ -99,7 +101,8 @@ void on_access(std::uintptr_t address, std::size_t size, Op op, std::uint64_t pc
     return;
   }
   if (checked && address % size != 0) {
-    launch->misaligned_access(address, static_cast<std::uint32_t>(size), pc, false);
+    launch->misaligned_access(address, static_cast<std::uint32_t>(size), op, pc, false,
+                              check == Check::kSized);
   }
   launch->global_access(address, static_cast<std::uint32_t>(size), op, pc);
 }

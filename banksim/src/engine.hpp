@@ -266,9 +266,19 @@ class Launch {
   RunResult run();
 
   // Hooks.
-  /// A typed access whose address breaks its type's alignment (abi.cpp's hooks): shared
-  /// (offset in the arena) or global (an address).
-  void misaligned_access(std::uintptr_t where, std::uint32_t size, std::uint64_t pc, bool shared);
+  /// An 8- or 16-byte (or typed) access whose address breaks its alignment (abi.cpp's hooks):
+  /// shared (offset in the arena) or global (an address). `unsure`: clang knew a smaller
+  /// alignment than the access's size, so it may have merged narrower fields that nvcc keeps apart
+  /// (a float3's x and y): with nvcc's widths the line's widths decide; without them the problem
+  /// is reported and the run says nvcc's widths could change it (RunResult::mergeable).
+  void misaligned_access(std::uintptr_t where, std::uint32_t size, Op op, std::uint64_t pc,
+                         bool shared, bool unsure);
+  /// A shared access was traced in pieces cut by its address (a 12-byte float3 as 8 + 4 bytes,
+  /// or 4 + 8): nvcc cuts it the same way in every lane, so without its widths the counts may
+  /// differ (RunResult::mergeable).
+  void pieces_traced() {
+    if (options_.widths == nullptr) result_.mergeable = true;
+  }
   /// An aligned access of 1, 2, 4, 8 or 16 bytes at `offset` in the arena (inline below: the
   /// hot path of every kernel).
   void shared_access(std::uint32_t offset, std::uint32_t size, Op op, std::uint64_t pc,
@@ -324,6 +334,12 @@ class Launch {
   void release_warp_sync(unsigned warp);
   void flush_warp(unsigned warp);
   void add_request(const Access* const* lane_access, const bankmodel::Request& request);
+  /// With options_.widths: cuts each lane's accesses that clang moved in pieces (a float3 as 8 + 4
+  /// bytes, or 4 + 8 at odd elements; a uchar3 as 2 + 1 or 1 + 2) or wider than every width
+  /// nvcc uses on their line into pieces of the widest width nvcc uses there that divides the
+  /// access and its address, numbered in order: every lane then makes the requests nvcc's code
+  /// makes.
+  void repiece(unsigned first, unsigned last);
   /// Regroups a warp's requests (in program order) into the widths of options_.widths
   /// (regroup.cpp).
   void regroup(std::vector<WarpRequest>* requests);
@@ -404,6 +420,8 @@ class Launch {
     return split_[w] != 0 ? byte_shadow_[offset] : shadow_[w];
   }
   void resolve_pending();
+  /// The WidthPlan's rule for one program counter (asked once per launch; none: a blank rule).
+  const WidthRule& rule_for(std::uint64_t pc);
   bool separated_by_syncwarp(std::uint16_t other, std::uint16_t other_epoch) const;
   void uninitialized(std::uint32_t offset, std::uint64_t pc, int var);
   /// Reports the pending uninitialised reads of the interval that ends now.

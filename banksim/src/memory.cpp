@@ -137,10 +137,32 @@ void Launch::misaligned(std::uint32_t offset, std::uint32_t size, std::uint64_t 
              "address that is a multiple of N: check the row pitch and the cast");
 }
 
-void Launch::misaligned_access(std::uintptr_t where, std::uint32_t size, std::uint64_t pc,
-                               bool shared) {
+const WidthRule& Launch::rule_for(std::uint64_t pc) {
+  auto it = rules_.find(pc);
+  if (it != rules_.end()) return it->second;
+  WidthRule rule;
+  if (options_.widths != nullptr) {
+    const std::vector<WidthRule> got = options_.widths->rules({pc});
+    if (!got.empty()) rule = got.front();
+  }
+  return rules_.emplace(pc, rule).first->second;
+}
+
+void Launch::misaligned_access(std::uintptr_t where, std::uint32_t size, Op op, std::uint64_t pc,
+                               bool shared, bool unsure) {
   if (current_ == nullptr) return;
   g_last_pc = pc;
+  if (options_.widths != nullptr) {
+    // nvcc's widths for this line: if it makes no access of this size and kind there, it split
+    // what clang moved whole (a float3 returned in registers: x and y as one 8-byte store), and
+    // the GPU has nothing to fault on. A line nvcc emitted nothing for is taken as it is.
+    const WidthRule& rule = rule_for(pc);
+    const std::uint8_t mask = shared ? (op == Op::kLoad ? rule.load : rule.store)
+                                     : (op == Op::kLoad ? rule.global_load : rule.global_store);
+    if (rule.group != 0 && op != Op::kAtomic && (mask & size) == 0) return;  // bit k: 2^k bytes
+  } else if (unsure) {
+    result_.mergeable = true;
+  }
   if (shared) {
     const auto offset = static_cast<std::uint32_t>(where);
     misaligned(offset, size, pc, var_at(offset));

@@ -202,6 +202,31 @@ NvccTools find_nvcc_tools() {
   return t;
 }
 
+/// The CUDA toolkit's own libcu++ headers (`<cuda/std/...>`: its include/cccl folder), or "":
+/// $BANKSIM_CCCL ("none" for none), else beside the nvcc on the PATH ($BANKSIM_NVCC), else
+/// /usr/local/cuda's. banksim compiles them as host C++ (no __CUDACC__), which they support.
+std::string cccl_include_dir() {
+  const std::string set = env_or("BANKSIM_CCCL", "");
+  if (set == "none") return {};
+  auto has_std = [](const fs::path& dir) {
+    std::error_code ec;
+    return fs::exists(dir / "cuda" / "std" / "type_traits", ec);
+  };
+  if (!set.empty()) return has_std(set) ? set : std::string();
+  std::vector<fs::path> candidates;
+  const std::string nvcc = find_in_path(env_or("BANKSIM_NVCC", "nvcc"));
+  std::error_code ec;
+  if (!nvcc.empty()) {
+    const fs::path real = fs::canonical(nvcc, ec);
+    if (!ec) candidates.push_back(real.parent_path().parent_path() / "include" / "cccl");
+  }
+  candidates.emplace_back("/usr/local/cuda/include/cccl");
+  for (const auto& c : candidates) {
+    if (has_std(c)) return fs::canonical(c, ec).string();
+  }
+  return {};
+}
+
 /// "nvcc 13.0" from `nvcc --version` (once per process and nvcc).
 std::string nvcc_release(const std::string& nvcc) {
   static std::map<std::string, std::string> known;
@@ -237,8 +262,11 @@ void write_sass_widths(const fs::path& cu_file, const std::vector<std::string>& 
     std::string first = output.substr(0, output.find('\n'));
     text = "# none nvcc could not compile the file for sm_90: " + first + "\n";
   } else {
+    // -ndf: no dataflow analysis, a third of nvdisasm's time (0.61 -> 0.44 s a file); the
+    // listing is the same (98 course files: 97 byte-identical, one differs only in an indirect
+    // branch's target annotation; measurements/cpu-2026-12-01-session9/ndf-check.sh).
     const auto [dstatus, sass] =
-        run_command(shell_quote(tools.nvdisasm) + " -c -gi " + shell_quote(cubin.string()));
+        run_command(shell_quote(tools.nvdisasm) + " -c -gi -ndf " + shell_quote(cubin.string()));
     if (dstatus != 0) {
       text = "# none nvdisasm failed: " + sass.substr(0, sass.find('\n')) + "\n";
     } else {
@@ -396,6 +424,8 @@ struct Module::Impl : rt::WidthPlan {
       out[i].group = static_cast<std::uint32_t>(it->second.second);
       out[i].load = w->second.load;
       out[i].store = w->second.store;
+      out[i].global_load = w->second.global_load;
+      out[i].global_store = w->second.global_store;
     }
     return out;
   }
@@ -606,12 +636,26 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
       "-asan-globals=0", "-mllvm", "-asan-stack=0", "-mllvm", "-asan-use-private-alias=0",
       // A 16-byte granule: clang calls a fixed-width hook only for an access it knows is
       // aligned to its size, and the sized hook for the others (abi.cpp checks both).
-      "-mllvm", "-asan-mapping-scale=4", "-I" + include_dir, "-I" + include_dir + "/banksim/cuda",
-      "-include", include_dir + "/banksim/cuda_host.hpp",
+      "-mllvm", "-asan-mapping-scale=4",
+      // No VectorCombine: it turns a vector load whose elements are used apart (a char2's x and
+      // y) into scalar loads at the line that uses them, where nvcc keeps one LDS.U16 at the
+      // line that loads (tests/everyday/libcuxx_vectors.cu, short4_stride and wide_structs).
+      "-mllvm", "-disable-vector-combine", "-mllvm", "-inline-threshold=2000", "-I" + include_dir,
+      "-I" + include_dir + "/banksim/cuda", "-include", include_dir + "/banksim/cuda_host.hpp",
       // The course's shared headers (course_todo.h), so exercise files compile as they are.
       "-I" BANKSIM_COURSE_INCLUDE_DIR, "-I" + fs::absolute(cu_file).parent_path().string()};
   // lld links the module in two thirds of ld.bfd's time, where installed.
   if (!find_in_path("ld.lld").empty()) flags.push_back("-fuse-ld=lld");
+  // `<cuda/std/...>`: the toolkit's own headers, after banksim's (which shadow the parts it
+  // cannot run: banksim/cuda/cuda/). Their half, bfloat16 and fp8 support is off: it needs more
+  // of cuda_fp16.h than banksim's provides, and banksim has no fp8.
+  if (const std::string cccl = cccl_include_dir(); !cccl.empty()) {
+    for (const char* f : {"-isystem", cccl.c_str(), "-DCCCL_DISABLE_FP16_SUPPORT",
+                          "-DCCCL_DISABLE_BF16_SUPPORT", "-DCCCL_DISABLE_NVFP8_SUPPORT",
+                          "-DCCCL_DISABLE_NVFP6_SUPPORT", "-DCCCL_DISABLE_NVFP4_SUPPORT"}) {
+      flags.emplace_back(f);
+    }
+  }
   for (const auto& f : options.extra_flags) flags.push_back(f);
 
   // Cache by content: the TU, the flags and the headers it force-includes.
@@ -717,7 +761,9 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     fs::rename(tmp_so, so);
   }
   impl->so_path = so.string();
-  const fs::path wpath = cache / (cu_file.stem().string() + "-" + key + ".sass-widths");
+  // The name carries the format's version (v2: global widths too), so a cache an older banksim
+  // wrote is never misread.
+  const fs::path wpath = cache / (cu_file.stem().string() + "-" + key + ".sass-widths-v2");
   if (options.widths == Widths::kClang ||
       (options.widths == Widths::kCachedOrClang && !fs::exists(wpath))) {
     impl->widths_note = "clang's (as compiled for the CPU; asked for)";
@@ -748,8 +794,12 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
         std::istringstream h(head.substr(2));
         std::string nv, release, arch;
         h >> nv >> release >> arch;
+        const auto shared_lines =
+            std::count_if(impl->sass.lines.begin(), impl->sass.lines.end(), [](const auto& l) {
+              return l.second.load != 0 || l.second.store != 0 || l.second.atomic != 0;
+            });
         impl->widths_note = fmt::format("{} {} SASS for {} ({} lines with shared accesses)", nv,
-                                        release, arch, impl->sass.lines.size());
+                                        release, arch, shared_lines);
       } else {
         why = "the cached nvcc widths could not be read";
       }

@@ -49,6 +49,66 @@ constexpr std::size_t kWindow = 64;
 
 }  // namespace
 
+void Launch::repiece(unsigned first, unsigned last) {
+  // Whether accesses at `pc` of `op` and `size` bytes go the way nvcc cuts them, and how:
+  // 0 = leave them.
+  auto piece_mask = [this](const Access& a) -> std::uint8_t {
+    const WidthRule& rule = rule_for(a.pc);
+    if (rule.group == 0) return 0;
+    return static_cast<Op>(a.op) == Op::kLoad    ? rule.load
+           : static_cast<Op>(a.op) == Op::kStore ? rule.store
+                                                 : std::uint8_t{0};
+  };
+  std::vector<Access> out;
+  for (unsigned i = first; i < last; ++i) {
+    std::vector<Access>& t = *threads_[i].trace;
+    bool any = false;
+    for (const Access& a : t) {
+      const std::uint8_t mask = a.sub != 0 || a.size > 4 || (a.size & (a.size - 1)) != 0
+                                    ? piece_mask(a)
+                                    : std::uint8_t{0};
+      if (mask != 0 && (a.sub != 0 || a.size > widest(mask))) {
+        any = true;
+        break;
+      }
+    }
+    if (!any) continue;
+    out.clear();
+    for (std::size_t j = 0; j < t.size();) {
+      // One access: the entry at j and the pieces after it (sub 1, 2, ... at the same pc).
+      std::size_t end = j + 1;
+      std::uint32_t bytes = t[j].size;
+      while (end < t.size() && t[end].sub != 0 && t[end].pc == t[j].pc && t[end].op == t[j].op &&
+             t[end].offset == t[j].offset + bytes) {
+        bytes += t[end].size;
+        ++end;
+      }
+      const std::uint8_t mask = piece_mask(t[j]);
+      int w = 0;  // the widest width nvcc uses there that divides the access and its address
+      for (int k = widest(mask); k >= 1 && w == 0; k /= 2) {
+        if ((mask & k) != 0 && bytes % static_cast<std::uint32_t>(k) == 0 &&
+            t[j].offset % static_cast<std::uint32_t>(k) == 0) {
+          w = k;
+        }
+      }
+      const bool cut = w != 0 && (end - j > 1 || static_cast<int>(bytes) > widest(mask));
+      if (!cut) {
+        out.insert(out.end(), t.begin() + static_cast<std::ptrdiff_t>(j),
+                   t.begin() + static_cast<std::ptrdiff_t>(end));
+      } else {
+        for (std::uint32_t k = 0; k * static_cast<std::uint32_t>(w) < bytes; ++k) {
+          out.push_back(Access{t[j].pc, t[j].offset + k * static_cast<std::uint32_t>(w),
+                               static_cast<std::uint8_t>(w), t[j].op,
+                               static_cast<std::uint16_t>(k)});
+        }
+        ++regrouped_;
+      }
+      j = end;
+    }
+    t.swap(out);
+  }
+}
+
 void Launch::regroup(std::vector<WarpRequest>* requests) {
   const WidthPlan* plan = options_.widths;
   if (plan == nullptr || requests->empty()) return;

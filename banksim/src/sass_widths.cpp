@@ -139,19 +139,31 @@ SassWidths parse_sass_widths(const std::string& disassembly, const std::string& 
     if (parts.empty()) continue;
     const std::string& opc = parts[0];
     const std::vector<std::string> mods(parts.begin() + 1, parts.end());
-    std::uint8_t* slot = nullptr;
+    std::uint8_t* slot = nullptr;    // a shared-memory width
+    std::uint8_t* global = nullptr;  // a global-memory width (generic LD/ST: both)
     LineWidths& lw = out.lines[line_here];
     if (opc == "LDS" || opc == "LD") {
       slot = &lw.load;
+      if (opc == "LD") global = &lw.global_load;
     } else if (opc == "STS" || opc == "ST") {
       slot = &lw.store;
+      if (opc == "ST") global = &lw.global_store;
     } else if (opc == "ATOMS") {
       slot = &lw.atomic;
+    } else if (opc == "LDG") {
+      global = &lw.global_load;
+    } else if (opc == "STG") {
+      global = &lw.global_store;
     }
-    if (slot == nullptr || line_here == 0) {
-      if (lw.load == 0 && lw.store == 0 && lw.atomic == 0) out.lines.erase(line_here);
+    if ((slot == nullptr && global == nullptr) || line_here == 0) {
+      if (lw.load == 0 && lw.store == 0 && lw.atomic == 0 && lw.global_load == 0 &&
+          lw.global_store == 0) {
+        out.lines.erase(line_here);
+      }
       continue;
     }
+    if (global != nullptr) *global |= width_bit(width_of(mods));
+    if (slot == nullptr) continue;
     *slot |= width_bit(width_of(mods));
     ++out.instructions;
   }
@@ -161,7 +173,8 @@ SassWidths parse_sass_widths(const std::string& disassembly, const std::string& 
 std::string to_text(const SassWidths& w) {
   std::ostringstream o;
   for (const auto& [line, lw] : w.lines) {
-    o << line << ' ' << int(lw.load) << ' ' << int(lw.store) << ' ' << int(lw.atomic) << '\n';
+    o << line << ' ' << int(lw.load) << ' ' << int(lw.store) << ' ' << int(lw.atomic) << ' '
+      << int(lw.global_load) << ' ' << int(lw.global_store) << '\n';
   }
   return o.str();
 }
@@ -172,10 +185,11 @@ SassWidths sass_widths_from_text(const std::string& text) {
   std::string s;
   while (std::getline(in, s)) {
     std::istringstream f(s);
-    int line = 0, ld = 0, st = 0, at = 0;
-    if (!(f >> line >> ld >> st >> at) || line <= 0) continue;
+    int line = 0, ld = 0, st = 0, at = 0, gld = 0, gst = 0;
+    if (!(f >> line >> ld >> st >> at >> gld >> gst) || line <= 0) continue;
     w.lines[line] = LineWidths{static_cast<std::uint8_t>(ld), static_cast<std::uint8_t>(st),
-                               static_cast<std::uint8_t>(at)};
+                               static_cast<std::uint8_t>(at), static_cast<std::uint8_t>(gld),
+                               static_cast<std::uint8_t>(gst)};
     w.instructions += (ld != 0) + (st != 0) + (at != 0);
   }
   return w;

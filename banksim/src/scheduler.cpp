@@ -318,6 +318,7 @@ void Launch::flush_warp(unsigned warp) {
   const unsigned lanes = last - first;
   const bool regrouping = options_.widths != nullptr;
   if (!regrouping && !result_.mergeable) look_for_merges(first, last);
+  if (regrouping) repiece(first, last);
   std::vector<WarpRequest> requests;  // only when regrouping: the bank model sees them after
   // The common case first: every lane ran the same instructions in the same order, so the k-th
   // access of each lane forms request k. Runs for as long as the lanes agree.

@@ -247,7 +247,9 @@ class CpuBackend : public Backend {
   json facts() const override { return {{"mode", "cpu"}, {"gpu", nullptr}}; }
   CpuBackend(bool sandboxed, fs::path cache, std::string widths)
       : sandboxed_(sandboxed), cache_(std::move(cache)), widths_(std::move(widths)) {
-    if (widths_ != "clang") find_nvcc_tools();
+    // Found in every widths mode: nvcc's folder also locates the toolkit's <cuda/std/...>
+    // headers, which banksim compiles with (and whose path is part of a module's cache key).
+    find_nvcc_tools();
   }
 
   /// Compiles in one sandboxed step that may write only the compile cache (nothing of the
@@ -306,6 +308,14 @@ class CpuBackend : public Backend {
     spec.ro_paths.erase(std::remove_if(spec.ro_paths.begin(), spec.ro_paths.end(),
                                        [](const fs::path& p) { return !fs::exists(p); }),
                         spec.ro_paths.end());
+    // The toolkit (nvcc, nvdisasm, its <cuda/std/...> headers): by absolute path, in both steps
+    // (the run step finds the module by the same key, which names the headers' folder); a
+    // toolkit outside /usr is mounted read-only.
+    for (const auto& [var, path] : tools_) {
+      spec.extra_env.push_back(var + "=" + path.string());
+      const fs::path top = path.parent_path().parent_path();
+      if (path.string().rfind("/usr/", 0) != 0 && fs::exists(top)) spec.ro_paths.push_back(top);
+    }
     spec.cpu_seconds = limits.seconds;
     spec.wall_seconds = limits.seconds;
     spec.memory_bytes = limits.memory_bytes;
@@ -318,11 +328,6 @@ class CpuBackend : public Backend {
       // nvcc (cudafe++, cicc, ptxas, a host preprocessor) and nvdisasm read nvcc's widths here,
       // by absolute path; a toolkit outside /usr is mounted read-only.
       build.processes = std::max(build.processes, 128);
-      for (const auto& [var, path] : tools_) {
-        build.extra_env.push_back(var + "=" + path.string());
-        const fs::path top = path.parent_path().parent_path();
-        if (path.string().rfind("/usr/", 0) != 0 && fs::exists(top)) build.ro_paths.push_back(top);
-      }
       run_worker({worker, dir.string(), "--report-fd", "{report_fd}", "--cache", cache_.string(),
                   "--compile-only"},
                  build, sandboxed_, job, out);

@@ -192,7 +192,14 @@ def program(ex_id, student_path):
     text = PROGRAM
     for k, v in rep.items():
         text = text.replace(k, v)
-    return text
+    # The files are included inside namespaces (base, stu): their system headers (<cuda/std/...>)
+    # must come first, at global scope; inside the namespace their include guards skip them.
+    hoisted = []
+    for path in (rep["@BASE@"], student_path):
+        for line in open(path, encoding="utf-8"):
+            if re.match(r"\s*#\s*include\s*<", line) and line not in hoisted:
+                hoisted.append(line)
+    return "".join(hoisted) + text
 
 
 def main():

@@ -121,66 +121,80 @@ __attribute__((always_inline)) inline void __syncwarp(unsigned mask = 0xffffffff
 inline void __threadfence_block() {}
 inline void __threadfence() {}
 
-// ---- Vector types (clang ext vectors: .x .y .z .w, 8/16-byte loads and stores) ---------------
-typedef float float2 __attribute__((ext_vector_type(2)));
-typedef float float4 __attribute__((ext_vector_type(4)));
-typedef double double2 __attribute__((ext_vector_type(2)));
-typedef int int2 __attribute__((ext_vector_type(2)));
-typedef int int4 __attribute__((ext_vector_type(4)));
-typedef unsigned uint2 __attribute__((ext_vector_type(2)));
-typedef unsigned uint4 __attribute__((ext_vector_type(4)));
-typedef long long longlong2 __attribute__((ext_vector_type(2)));
-typedef short short2 __attribute__((ext_vector_type(2)));
-typedef unsigned short ushort2 __attribute__((ext_vector_type(2)));
-typedef char char4 __attribute__((ext_vector_type(4)));
-typedef unsigned char uchar4 __attribute__((ext_vector_type(4)));
-// 3-component types are 12-byte structs in CUDA (an ext vector of 3 would be 16 bytes).
-struct float3 {
-  float x, y, z;
-};
-struct int3 {
-  int x, y, z;
-};
-static_assert(sizeof(float4) == 16 && alignof(float4) == 16, "float4 must be 16 bytes, aligned");
-static_assert(sizeof(float2) == 8 && alignof(float2) == 8, "float2 must be 8 bytes, aligned");
-static_assert(sizeof(double2) == 16 && sizeof(float3) == 12, "CUDA vector sizes");
-
-inline float2 make_float2(float x, float y) {
-  return float2{x, y};
-}
-inline float4 make_float4(float x, float y, float z, float w) {
-  return float4{x, y, z, w};
-}
-inline float3 make_float3(float x, float y, float z) {
-  return float3{x, y, z};
-}
-inline double2 make_double2(double x, double y) {
-  return double2{x, y};
-}
-inline int2 make_int2(int x, int y) {
-  return int2{x, y};
-}
-inline int4 make_int4(int x, int y, int z, int w) {
-  return int4{x, y, z, w};
-}
-inline int3 make_int3(int x, int y, int z) {
-  return int3{x, y, z};
-}
-inline uint2 make_uint2(unsigned x, unsigned y) {
-  return uint2{x, y};
-}
-inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) {
-  return uint4{x, y, z, w};
-}
+// ---- Vector types: all of CUDA 13's vector_types.h, with nvcc's sizes and alignments -----------
+// (tests/corpus/vector_types_all.cu checks every one against nvcc's). The 2- and 4-component
+// types of up to 16 bytes are clang ext vectors (.x .y .z .w): a copy of one is then one 2-, 4-, 8-
+// or 16-byte load or store, as nvcc's LDS.64/LDS.128 (clang splits a struct into its fields).
+// The 1- and 3-component types and the 32-byte 4-component ones are structs, as in CUDA (a
+// 3-component ext vector would be padded to 4). uint3 and dim3: banksim/cuda_types.hpp.
+#define BANKSIM_VEC_EXT2(name, T)                        \
+  typedef T name##2 __attribute__((ext_vector_type(2))); \
+  inline name##2 make_##name##2(T x, T y) {              \
+    return name##2 {x, y};                               \
+  }
+#define BANKSIM_VEC_EXT4(name, T)                        \
+  typedef T name##4 __attribute__((ext_vector_type(4))); \
+  inline name##4 make_##name##4(T x, T y, T z, T w) {    \
+    return name##4 {x, y, z, w};                         \
+  }
+#define BANKSIM_VEC1(name, T)          \
+  struct name##1 {                     \
+    T x;                               \
+  };                                   \
+  inline name##1 make_##name##1(T x) { \
+    return name##1 {x};                \
+  }
+#define BANKSIM_VEC3(name, T)                    \
+  struct name##3 {                               \
+    T x, y, z;                                   \
+  };                                             \
+  inline name##3 make_##name##3(T x, T y, T z) { \
+    return name##3 {x, y, z};                    \
+  }
+#define BANKSIM_VEC4_STRUCT(type, T, align)     \
+  struct alignas(align) type {                  \
+    T x, y, z, w;                               \
+  };                                            \
+  inline type make_##type(T x, T y, T z, T w) { \
+    return type{x, y, z, w};                    \
+  }
+#define BANKSIM_VEC_SMALL(name, T) \
+  BANKSIM_VEC1(name, T) BANKSIM_VEC_EXT2(name, T) BANKSIM_VEC3(name, T) BANKSIM_VEC_EXT4(name, T)
+#define BANKSIM_VEC_WIDE(name, T)     \
+  BANKSIM_VEC1(name, T)               \
+  BANKSIM_VEC_EXT2(name, T)           \
+  BANKSIM_VEC3(name, T)               \
+  BANKSIM_VEC4_STRUCT(name##4, T, 16) \
+  BANKSIM_VEC4_STRUCT(name##4_16a, T, 16) BANKSIM_VEC4_STRUCT(name##4_32a, T, 32)
+BANKSIM_VEC_SMALL(char, signed char)
+BANKSIM_VEC_SMALL(uchar, unsigned char)
+BANKSIM_VEC_SMALL(short, short)
+BANKSIM_VEC_SMALL(ushort, unsigned short)
+BANKSIM_VEC_SMALL(int, int)
+BANKSIM_VEC1(uint, unsigned)
+BANKSIM_VEC_EXT2(uint, unsigned)
+BANKSIM_VEC_EXT4(uint, unsigned)
 inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) {
   return uint3{x, y, z};
 }
-inline char4 make_char4(char x, char y, char z, char w) {
-  return char4{x, y, z, w};
-}
-inline uchar4 make_uchar4(unsigned char x, unsigned char y, unsigned char z, unsigned char w) {
-  return uchar4{x, y, z, w};
-}
+BANKSIM_VEC_SMALL(float, float)
+BANKSIM_VEC_WIDE(long, long)
+BANKSIM_VEC_WIDE(ulong, unsigned long)
+BANKSIM_VEC_WIDE(longlong, long long)
+BANKSIM_VEC_WIDE(ulonglong, unsigned long long)
+BANKSIM_VEC_WIDE(double, double)
+#undef BANKSIM_VEC_EXT2
+#undef BANKSIM_VEC_EXT4
+#undef BANKSIM_VEC1
+#undef BANKSIM_VEC3
+#undef BANKSIM_VEC4_STRUCT
+#undef BANKSIM_VEC_SMALL
+#undef BANKSIM_VEC_WIDE
+static_assert(sizeof(float4) == 16 && alignof(float4) == 16, "float4 must be 16 bytes, aligned");
+static_assert(sizeof(float2) == 8 && alignof(float2) == 8, "float2 must be 8 bytes, aligned");
+static_assert(sizeof(double2) == 16 && sizeof(float3) == 12, "CUDA vector sizes");
+static_assert(sizeof(double4) == 32 && alignof(double4) == 16, "double4: 32 bytes, 16-aligned");
+static_assert(sizeof(char3) == 3 && alignof(short3) == 2, "3-component types are not padded");
 
 // ---- Math and intrinsics --------------------------------------------------------------------
 using std::max;
@@ -504,3 +518,7 @@ inline LaunchConfigurator configure(dim3 grid, dim3 block, std::size_t smem = 0,
 // (the course's GPU). Defined last, so that the standard headers above never see it.
 #define __CUDA_ARCH__ 900
 #define __BANKSIM__ 1
+// The runtime version cuda_runtime_api.h (which nvcc always includes) and cuda.h define: the
+// CUDA 13.0 whose nvcc banksim reads access widths from and whose semantics it follows.
+#define CUDART_VERSION 13000
+#define CUDA_VERSION 13000

@@ -90,6 +90,10 @@ struct WidthRule {
   std::uint32_t group = 0;
   std::uint8_t load = 0;   ///< widths of the other compiler's loads there (bit k: 2^k bytes)
   std::uint8_t store = 0;  ///< widths of its stores there
+  /// Widths of its global loads and stores there: not regrouped, only asked whether the other
+  /// compiler made a misaligned access wide at all (clang moves a float3's x and y as 8 bytes).
+  std::uint8_t global_load = 0;
+  std::uint8_t global_store = 0;  ///< as global_load, for stores
 };
 
 /// The widths another compiler (nvcc, for the GPU) gives the traced accesses: the engine
@@ -126,7 +130,9 @@ struct RunResult {
   std::uint64_t regrouped = 0;      ///< requests the WidthPlan merged or split
   /// Without a WidthPlan: some warp made two requests of one op and width where the second
   /// continues the first in every lane, aligned to twice the width (what nvcc may merge into one
-  /// wider instruction): nvcc's widths could change the counts.
+  /// wider instruction), or an access clang made wider than the alignment it knew was misaligned
+  /// (nvcc may split it, as a float3's x and y): nvcc's widths could change the counts or the
+  /// problems.
   bool mergeable = false;
   bool global_sectors_partial = false;  ///< some global accesses were not counted (see engine)
   std::uint64_t threads = 0;            ///< CUDA threads run, over all blocks run

@@ -22,6 +22,10 @@ struct LineWidths {
   std::uint8_t load = 0;    ///< LDS (and generic LD) widths
   std::uint8_t store = 0;   ///< STS (and generic ST) widths
   std::uint8_t atomic = 0;  ///< ATOMS widths
+  /// LDG (and generic LD) widths: only for telling whether nvcc made one wide global access
+  /// where clang did (a misaligned one faults), not for regrouping.
+  std::uint8_t global_load = 0;
+  std::uint8_t global_store = 0;  ///< STG (and generic ST) widths, as global_load
 };
 
 /// What nvcc emits for one file: widths per line of that file.
@@ -41,7 +45,8 @@ std::string width_mask_text(std::uint8_t mask);
 /// files only (a CUDA header's own code) are skipped.
 SassWidths parse_sass_widths(const std::string& disassembly, const std::string& file);
 
-/// Serialises widths for the compile cache: one "line load store atomic" per line.
+/// Serialises widths for the compile cache: one "line load store atomic global_load global_store"
+/// per line.
 std::string to_text(const SassWidths& w);
 /// Reads to_text()'s format back; lines that do not parse are skipped.
 SassWidths sass_widths_from_text(const std::string& text);
