@@ -4,6 +4,7 @@
 // Over 500 lines on purpose: one test program per corpus keeps the compiled modules cached
 // across its test cases (compiling a file costs about a second).
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <numeric>
@@ -809,6 +810,24 @@ TEST_CASE("usage: <cuda/std/atomic> and the waiting primitives stop with a messa
   } catch (const banksim::CompileError& e) {
     CHECK_THAT(e.what(), HasSubstr("banksim does not emulate <cuda/std/atomic>") &&
                              HasSubstr("use atomicAdd"));
+  }
+}
+
+TEST_CASE("usage: <cuda/std/...> without the CUDA toolkit says what to install",
+          "[banksim][usage]") {
+  banksim::CompileOptions options;
+  options.kernels = {"cuda_std"};
+  options.widths = banksim::Widths::kClang;
+  ::setenv("BANKSIM_CCCL", "none", 1);
+  try {
+    Module::compile(corpus("vector_types_all.cu"), options);
+    ::unsetenv("BANKSIM_CCCL");
+    FAIL("compiled without the toolkit's headers");
+  } catch (const banksim::CompileError& e) {
+    ::unsetenv("BANKSIM_CCCL");
+    CHECK_THAT(e.what(),
+               HasSubstr("vector_types_all.cu:7: error: 'cuda/std/array' file not found") &&
+                   HasSubstr("install the CUDA toolkit, or set BANKSIM_CCCL"));
   }
 }
 

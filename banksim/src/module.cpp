@@ -750,6 +750,14 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
         summary = "a requested kernel could not be instantiated (" + summary +
                   "); check the kernel name and its template arguments";
       }
+      if (summary.find("'cuda/std/") != std::string::npos &&
+          summary.find("file not found") != std::string::npos) {
+        summary += cccl_include_dir().empty()
+                       ? " (banksim compiles the CUDA toolkit's own <cuda/std/...> headers and "
+                         "found none: install the CUDA toolkit, or set BANKSIM_CCCL to its "
+                         "include/cccl folder)"
+                       : " (the CUDA toolkit's libcu++ has no such header)";
+      }
       throw CompileError(summary, output);
     }
     fs::remove(tu_path);
