@@ -420,7 +420,9 @@ class Launch {
     return split_[w] != 0 ? byte_shadow_[offset] : shadow_[w];
   }
   void resolve_pending();
-  /// The WidthPlan's rule for one program counter (asked once per launch; none: a blank rule).
+  /// The WidthPlan's rule for one program counter, as asked before the threads ran (run(): the
+  /// module's call sites) or by regroup(); a blank rule for a pc not asked about yet. It never
+  /// asks the plan itself: it runs on a thread's fiber stack.
   const WidthRule& rule_for(std::uint64_t pc);
   bool separated_by_syncwarp(std::uint16_t other, std::uint16_t other_epoch) const;
   void uninitialized(std::uint32_t offset, std::uint64_t pc, int var);

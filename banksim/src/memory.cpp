@@ -138,14 +138,9 @@ void Launch::misaligned(std::uint32_t offset, std::uint32_t size, std::uint64_t 
 }
 
 const WidthRule& Launch::rule_for(std::uint64_t pc) {
-  auto it = rules_.find(pc);
-  if (it != rules_.end()) return it->second;
-  WidthRule rule;
-  if (options_.widths != nullptr) {
-    const std::vector<WidthRule> got = options_.widths->rules({pc});
-    if (!got.empty()) rule = got.front();
-  }
-  return rules_.emplace(pc, rule).first->second;
+  static const WidthRule kNone{};
+  const auto it = rules_.find(pc);
+  return it != rules_.end() ? it->second : kNone;
 }
 
 void Launch::misaligned_access(std::uintptr_t where, std::uint32_t size, Op op, std::uint64_t pc,

@@ -413,6 +413,13 @@ struct Module::Impl : rt::WidthPlan {
 
   /// WidthPlan: a traced access at a line of the file where nvcc emitted shared instructions
   /// takes that line's widths; others (a header's code) keep clang's.
+  std::vector<std::uint64_t> call_sites() const override {
+    std::vector<std::uint64_t> pcs;
+    pcs.reserve(line_table.size());
+    for (const auto& entry : line_table) pcs.push_back(load_base + entry.first + 1);
+    return pcs;
+  }
+
   std::vector<rt::WidthRule> rules(const std::vector<std::uint64_t>& pcs) const override {
     symbolize(pcs);
     std::vector<rt::WidthRule> out(pcs.size());

@@ -59,6 +59,20 @@ void Launch::repiece(unsigned first, unsigned last) {
            : static_cast<Op>(a.op) == Op::kStore ? rule.store
                                                  : std::uint8_t{0};
   };
+  // The rules of pcs not seen before, asked in one batch (this runs on the scheduler's stack).
+  std::vector<std::uint64_t> unknown;
+  for (unsigned i = first; i < last; ++i) {
+    for (const Access& a : *threads_[i].trace) {
+      if ((a.sub != 0 || a.size > 4 || (a.size & (a.size - 1)) != 0) &&
+          rules_.emplace(a.pc, WidthRule{}).second) {
+        unknown.push_back(a.pc);
+      }
+    }
+  }
+  if (!unknown.empty()) {
+    const std::vector<WidthRule> got = options_.widths->rules(unknown);
+    for (std::size_t k = 0; k < unknown.size() && k < got.size(); ++k) rules_[unknown[k]] = got[k];
+  }
   std::vector<Access> out;
   for (unsigned i = first; i < last; ++i) {
     std::vector<Access>& t = *threads_[i].trace;

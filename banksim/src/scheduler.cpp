@@ -15,6 +15,15 @@ using bankmodel::Op;
 
 RunResult Launch::run() {
   const auto start = std::chrono::steady_clock::now();
+  if (options_.widths != nullptr) {
+    // The rules of every known call site, now: a hook that meets a misaligned access asks for its
+    // pc's rule on the thread's small fiber stack, where the plan (a symbolizer) must not run.
+    const std::vector<std::uint64_t> pcs = options_.widths->call_sites();
+    if (!pcs.empty()) {
+      const std::vector<WidthRule> got = options_.widths->rules(pcs);
+      for (std::size_t k = 0; k < pcs.size() && k < got.size(); ++k) rules_[pcs[k]] = got[k];
+    }
+  }
   num_threads_ = options_.block.x * options_.block.y * options_.block.z;
   num_warps_ = (num_threads_ + bankmodel::kWarpSize - 1) / bankmodel::kWarpSize;
   // The shared arena's owner map: variables, with the dynamic area cut to the launch's size.

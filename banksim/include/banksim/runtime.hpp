@@ -108,6 +108,9 @@ class WidthPlan {
   /// The rules of `pcs` (program counters of traced accesses, asked once per launch each), one
   /// per pc, in the same order.
   virtual std::vector<WidthRule> rules(const std::vector<std::uint64_t>& pcs) const = 0;
+  /// The program counters of the module's traced accesses, where known (asked once per launch,
+  /// before any thread runs, so that a thread never waits on rules()); none by default.
+  virtual std::vector<std::uint64_t> call_sites() const { return {}; }
 };
 
 /// Geometry and limits of one run_kernel() (LaunchConfig, already validated by Module).
