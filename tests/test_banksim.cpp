@@ -10,6 +10,7 @@
 #include <numeric>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 #include "course_catch.hpp"
@@ -69,6 +70,7 @@ Module& module(const std::string& file) {
         "grid_stride_double", "aggregated_append"}},
       {"half_types.cu", {"half2_sum", "half_column", "bf16_fma", "half_round"}},
       {"vector_types_all.cu", {"make_all", "cuda_std", "float3_cross"}},
+      {"intrinsics.cu", {"warp_collectives", "integer_math"}},
       {"problems.cu",
        {"race_missing_sync", "race_same_word", "same_value_write", "oob_shared_write",
         "oob_into_next", "oob_dynamic", "uninitialized", "early_return", "oob_global",
@@ -865,6 +867,39 @@ TEST_CASE("float3: clang's 8-byte half of a returned float3 is not a misaligned 
     const float* b = &values[static_cast<std::size_t>(3 * ((t + 1) % 32))];
     CHECK(out.as<float>()[3 * t] == a[1] * b[2] - a[2] * b[1]);
     CHECK(out.as<float>()[3 * t + 2] == a[0] * b[1] - a[1] * b[0]);
+  }
+}
+
+TEST_CASE("intrinsics: warp reductions and matches, integer and float math, as the H200 computes",
+          "[banksim][feature]") {
+  // The H200's outputs of the same two kernels (intrinsics_check.cu beside the file, 3 runs
+  // identical): "warp_collectives v..." and "integer_math v..." lines.
+  std::ifstream in("measurements/h200-2026-12-01-session9/intrinsics-h200.txt");
+  REQUIRE(in);
+  std::map<std::string, std::vector<long long>> h200;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string name;
+    words >> name;
+    long long v = 0;
+    while (words >> v) h200[name].push_back(v);
+  }
+  REQUIRE(h200["warp_collectives"].size() == 12 * 32);
+  REQUIRE(h200["integer_math"].size() == 16 * 32);
+  DeviceBuffer a(12 * 32 * sizeof(int));
+  const auto ra = run_warp("intrinsics.cu", "warp_collectives", {a});
+  CHECK(ra.problems.empty());
+  for (int i = 0; i < 12 * 32; ++i) {
+    INFO("warp_collectives: lane " << i / 12 << ", value " << i % 12);
+    CHECK(a.as<int>()[i] == h200["warp_collectives"][static_cast<std::size_t>(i)]);
+  }
+  DeviceBuffer b(16 * 32 * sizeof(unsigned));
+  const auto rb = run_warp("intrinsics.cu", "integer_math", {b});
+  CHECK(rb.problems.empty());
+  for (int i = 0; i < 16 * 32; ++i) {
+    INFO("integer_math: lane " << i / 16 << ", value " << i % 16);
+    CHECK(b.as<unsigned>()[i] == h200["integer_math"][static_cast<std::size_t>(i)]);
   }
 }
 

@@ -419,6 +419,10 @@ class Launch {
     const std::uint32_t w = offset >> 2;
     return split_[w] != 0 ? byte_shadow_[offset] : shadow_[w];
   }
+  /// The waiting lanes of a warp that must keep waiting this round (release_warp_sync).
+  unsigned lanes_to_hold(unsigned first, unsigned last) const;
+  /// A __reduce_*_sync or __match_*_sync's result for lane t (release_warp_sync).
+  unsigned long long collective(const Thread& t, unsigned first, unsigned last) const;
   void resolve_pending();
   /// The WidthPlan's rule for one program counter, as asked before the threads ran (run(): the
   /// module's call sites) or by regroup(); a blank rule for a pc not asked about yet. It never

@@ -230,9 +230,52 @@ void Launch::run_warp(unsigned warp) {
   }
 }
 
+unsigned Launch::lanes_to_hold(unsigned first, unsigned last) const {
+  // A shuffle, vote, reduction or match whose mask's lanes all wait at the same call site (or
+  // have returned, or sit at a __syncthreads) is complete. When some are complete and others
+  // wait for lanes still on their way (they stopped at another warp function first: even lanes
+  // at a reduction in a branch, odd lanes already at the match after it), only the complete
+  // ones go now; the others, and any __syncwarp or __activemask, wait for the next round.
+  auto grouped = [](int mode) {
+    return mode == banksim_exchange::kShuffle || mode == banksim_exchange::kBallot ||
+           (mode >= banksim_exchange::kReduceAdd && mode <= banksim_exchange::kMatchAll);
+  };
+  unsigned waiting = 0;
+  unsigned complete = 0;
+  for (unsigned i = first; i < last; ++i) {
+    const Thread& t = threads_[i];
+    if (t.state != State::kAtWarpSync) continue;
+    waiting |= 1u << t.lane;
+    if (!grouped(t.x_mode)) continue;
+    bool all_here = true;
+    for (unsigned j = first; j < last && all_here; ++j) {
+      const Thread& u = threads_[j];
+      if (((t.x_mask >> u.lane) & 1u) == 0 || u.state == State::kDone ||
+          u.state == State::kAtBarrier) {
+        continue;
+      }
+      all_here = u.state == State::kAtWarpSync && u.x_pc == t.x_pc && u.x_mode == t.x_mode;
+    }
+    if (all_here) complete |= 1u << t.lane;
+  }
+  if (complete == 0 || complete == waiting) return 0;  // all go, as they always did
+  return waiting & ~complete;
+}
+
 void Launch::release_warp_sync(unsigned warp) {
   const unsigned first = warp * bankmodel::kWarpSize;
   const unsigned last = std::min(first + bankmodel::kWarpSize, num_threads_);
+  // Lanes that wait for others still on their way keep waiting; the rest are released below as
+  // if the held lanes were not waiting yet.
+  const unsigned held = lanes_to_hold(first, last);
+  std::array<bool, bankmodel::kWarpSize> was_held{};
+  for (unsigned i = first; i < last; ++i) {
+    Thread& t = threads_[i];
+    if (t.state == State::kAtWarpSync && ((held >> t.lane) & 1u) != 0) {
+      t.state = State::kRunnable;  // parked for this round: not a waiting lane below
+      was_held[t.lane] = true;
+    }
+  }
   // Lanes in the waiting lanes' masks that are neither waiting nor done never will be: they sit
   // at a __syncthreads. Report, then release anyway so the run can go on.
   unsigned waiting_mask = 0;
@@ -312,10 +355,76 @@ void Launch::release_warp_sync(unsigned warp) {
       t.x_result = ok ? threads_[src].x_value : t.x_value;
     } else if (t.x_mode == banksim_exchange::kActiveMask) {
       t.x_result = together[i - first];
+    } else if (t.x_mode == banksim_exchange::kBallot || t.x_mode == banksim_exchange::kSyncOnly) {
+      t.x_result = ballot & t.x_mask;  // the lanes of its mask whose predicate holds
     } else {
-      t.x_result = ballot;
+      t.x_result = collective(t, first, last);
     }
-    t.state = State::kRunnable;
+  }
+  // Released only now: a reduction or match reads the values of the lanes still waiting.
+  for (unsigned i = first; i < last; ++i) {
+    Thread& t = threads_[i];
+    if (t.state == State::kAtWarpSync) t.state = State::kRunnable;
+    if (was_held[t.lane]) t.state = State::kAtWarpSync;
+  }
+}
+
+unsigned long long Launch::collective(const Thread& t, unsigned first, unsigned last) const {
+  // The values of the lanes of t's mask that wait with the same operation (the mask's other lanes
+  // were reported above, or have returned: the GPU leaves their share undefined).
+  std::vector<unsigned long long> values;
+  unsigned lanes = 0;
+  unsigned equal = 0;
+  for (unsigned j = first; j < last; ++j) {
+    const Thread& u = threads_[j];
+    if (u.state != State::kAtWarpSync || u.x_mode != t.x_mode || ((t.x_mask >> u.lane) & 1u) == 0)
+      continue;
+    values.push_back(u.x_value);
+    lanes |= 1u << u.lane;
+    if (u.x_value == t.x_value) equal |= 1u << u.lane;
+  }
+  const auto u32 = [](unsigned long long v) { return static_cast<std::uint32_t>(v); };
+  const auto s32 = [](unsigned long long v) {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
+  };
+  std::uint32_t r = 0;
+  switch (t.x_mode) {
+    case banksim_exchange::kReduceAdd:
+      for (auto v : values) r += u32(v);
+      return r;
+    case banksim_exchange::kReduceMinU:
+      r = 0xffffffffu;
+      for (auto v : values) r = std::min(r, u32(v));
+      return r;
+    case banksim_exchange::kReduceMaxU:
+      for (auto v : values) r = std::max(r, u32(v));
+      return r;
+    case banksim_exchange::kReduceMinS: {
+      std::int32_t m = INT32_MAX;
+      for (auto v : values) m = std::min(m, s32(v));
+      return static_cast<std::uint32_t>(m);
+    }
+    case banksim_exchange::kReduceMaxS: {
+      std::int32_t m = INT32_MIN;
+      for (auto v : values) m = std::max(m, s32(v));
+      return static_cast<std::uint32_t>(m);
+    }
+    case banksim_exchange::kReduceAnd:
+      r = 0xffffffffu;
+      for (auto v : values) r &= u32(v);
+      return r;
+    case banksim_exchange::kReduceOr:
+      for (auto v : values) r |= u32(v);
+      return r;
+    case banksim_exchange::kReduceXor:
+      for (auto v : values) r ^= u32(v);
+      return r;
+    case banksim_exchange::kMatchAny:
+      return equal;
+    case banksim_exchange::kMatchAll:
+      return equal == lanes ? lanes : 0;
+    default:
+      return 0;
   }
 }
 

@@ -16,10 +16,21 @@ enum Op { kAdd, kSub, kExch, kMin, kMax, kInc, kDec, kCas, kAnd, kOr, kXor };
 /// What banksim_warp_exchange computes.
 namespace banksim_exchange {
 enum Mode {
-  kShuffle = 0,    ///< every lane gets the value of lane src_lane
-  kBallot = 1,     ///< every lane gets the mask of lanes whose value is non-zero
-  kSyncOnly = 2,   ///< a plain __syncwarp (runtime-internal)
-  kActiveMask = 3  ///< every lane gets the mask of the lanes waiting at the same call site
+  kShuffle = 0,     ///< every lane gets the value of lane src_lane
+  kBallot = 1,      ///< every lane gets the mask of lanes whose value is non-zero
+  kSyncOnly = 2,    ///< a plain __syncwarp (runtime-internal)
+  kActiveMask = 3,  ///< every lane gets the mask of the lanes waiting at the same call site
+  // __reduce_*_sync: every lane gets the reduction of the values of the lanes of its mask.
+  kReduceAdd = 4,
+  kReduceMinU = 5,
+  kReduceMaxU = 6,
+  kReduceMinS = 7,  ///< values as signed 32-bit integers
+  kReduceMaxS = 8,
+  kReduceAnd = 9,
+  kReduceOr = 10,
+  kReduceXor = 11,
+  kMatchAny = 12,  ///< every lane gets the lanes of its mask whose value equals its own
+  kMatchAll = 13   ///< every lane gets its mask if all of its lanes' values are equal, else 0
 };
 }
 

@@ -299,12 +299,160 @@ inline unsigned __brev(unsigned x) {
   for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1u) << (31 - i);
   return r;
 }
+// 24-bit multiplies: the low 24 bits of each operand (sign-extended for __mul24), the low 32
+// bits of the product, as CUDA's math API defines them.
 inline int __mul24(int a, int b) {
+  const auto lo24 = [](int v) {
+    return static_cast<long long>(static_cast<int>(static_cast<unsigned>(v) << 8) >> 8);
+  };
+  return static_cast<int>(static_cast<unsigned long long>(lo24(a) * lo24(b)));
+}
+inline unsigned __umul24(unsigned a, unsigned b) {
+  return (a & 0xffffffu) * (b & 0xffffffu);
+}
+inline unsigned __umulhi(unsigned a, unsigned b) {
+  return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32);
+}
+inline int __mulhi(int a, int b) {
+  return static_cast<int>((static_cast<long long>(a) * b) >> 32);
+}
+inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
+}
+inline long long __mul64hi(long long a, long long b) {
+  return static_cast<long long>((static_cast<__int128>(a) * b) >> 64);
+}
+inline int __clzll(long long x) {
+  return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x));
+}
+inline int __ffsll(long long x) {
+  return __builtin_ffsll(x);
+}
+inline unsigned long long __brevll(unsigned long long x) {
+  return (static_cast<unsigned long long>(__brev(static_cast<unsigned>(x))) << 32) |
+         __brev(static_cast<unsigned>(x >> 32));
+}
+// Funnel shifts: the 64-bit hi:lo shifted by shift & 31 (the "c" forms clamp to 32).
+inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned shift) {
+  const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned>((v << (shift & 31u)) >> 32);
+}
+inline unsigned __funnelshift_lc(unsigned lo, unsigned hi, unsigned shift) {
+  const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned>((v << (shift > 32u ? 32u : shift)) >> 32);
+}
+inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned shift) {
+  const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned>(v >> (shift & 31u));
+}
+inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned shift) {
+  const unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned>(v >> (shift > 32u ? 32u : shift));
+}
+// Byte n of the result is byte (s >> 4n) & 7 of the 8 bytes y:x (x's bytes are 0-3).
+inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
+  const unsigned long long v = (static_cast<unsigned long long>(y) << 32) | x;
+  unsigned r = 0;
+  for (unsigned n = 0; n < 4; ++n) r |= ((v >> (8u * ((s >> (4u * n)) & 7u))) & 0xffu) << (8u * n);
+  return r;
+}
+inline unsigned __sad(int x, int y, unsigned z) {
+  return z + static_cast<unsigned>(x > y ? static_cast<long long>(x) - y
+                                         : static_cast<long long>(y) - x);
+}
+inline unsigned __usad(unsigned x, unsigned y, unsigned z) {
+  return z + (x > y ? x - y : y - x);
+}
+// Averages without overflow: (x + y) >> 1, and (x + y + 1) >> 1 for the rounded forms.
+inline int __hadd(int x, int y) {
+  return static_cast<int>((static_cast<long long>(x) + y) >> 1);
+}
+inline int __rhadd(int x, int y) {
+  return static_cast<int>((static_cast<long long>(x) + y + 1) >> 1);
+}
+inline unsigned __uhadd(unsigned x, unsigned y) {
+  return static_cast<unsigned>((static_cast<unsigned long long>(x) + y) >> 1);
+}
+inline unsigned __urhadd(unsigned x, unsigned y) {
+  return static_cast<unsigned>((static_cast<unsigned long long>(x) + y + 1) >> 1);
+}
+// Round-to-nearest single and double operations: what IEEE arithmetic on the CPU gives.
+inline float __fsub_rn(float a, float b) {
+  return a - b;
+}
+inline float __fdiv_rn(float a, float b) {
+  return a / b;
+}
+inline float __frcp_rn(float a) {
+  return 1.0f / a;
+}
+inline float __fsqrt_rn(float a) {
+  return std::sqrt(a);
+}
+inline double __dadd_rn(double a, double b) {
+  return a + b;
+}
+inline double __dsub_rn(double a, double b) {
+  return a - b;
+}
+inline double __dmul_rn(double a, double b) {
   return a * b;
 }
-inline int __umul24(unsigned a, unsigned b) {
-  return static_cast<int>(a * b);
+inline double __ddiv_rn(double a, double b) {
+  return a / b;
 }
+inline double __drcp_rn(double a) {
+  return 1.0 / a;
+}
+inline double __dsqrt_rn(double a) {
+  return std::sqrt(a);
+}
+inline double __fma_rn(double a, double b, double c) {
+  return std::fma(a, b, c);
+}
+// Norms and pi-scaled trigonometry, computed in double and rounded once to float.
+inline float norm3df(float a, float b, float c) {
+  return static_cast<float>(std::sqrt(static_cast<double>(a) * a + static_cast<double>(b) * b +
+                                      static_cast<double>(c) * c));
+}
+inline float rnorm3df(float a, float b, float c) {
+  return static_cast<float>(1.0 /
+                            std::sqrt(static_cast<double>(a) * a + static_cast<double>(b) * b +
+                                      static_cast<double>(c) * c));
+}
+inline float norm4df(float a, float b, float c, float d) {
+  return static_cast<float>(std::sqrt(static_cast<double>(a) * a + static_cast<double>(b) * b +
+                                      static_cast<double>(c) * c + static_cast<double>(d) * d));
+}
+inline float rnorm4df(float a, float b, float c, float d) {
+  return static_cast<float>(1.0 /
+                            std::sqrt(static_cast<double>(a) * a + static_cast<double>(b) * b +
+                                      static_cast<double>(c) * c + static_cast<double>(d) * d));
+}
+inline float rhypotf(float a, float b) {
+  return static_cast<float>(1.0 / std::hypot(static_cast<double>(a), b));
+}
+inline float sinpif(float x) {
+  return static_cast<float>(
+      std::sin(3.14159265358979323846 * std::fmod(static_cast<double>(x), 2.0)));
+}
+inline float cospif(float x) {
+  return static_cast<float>(
+      std::cos(3.14159265358979323846 * std::fmod(static_cast<double>(x), 2.0)));
+}
+inline void sincospif(float x, float* s, float* c) {
+  *s = sinpif(x);
+  *c = cospif(x);
+}
+inline float normcdff(float x) {
+  return static_cast<float>(0.5 * std::erfc(-static_cast<double>(x) / 1.4142135623730950488));
+}
+// Time is not modelled: clock64() counts the CPU's cycles (monotonic within a thread's run, as on
+// the GPU; the values mean nothing for the GPU's speed); __nanosleep returns at once.
+inline long long clock64() {
+  return static_cast<long long>(__builtin_readcyclecounter());
+}
+inline void __nanosleep(unsigned) {}
 template <typename T>
 inline T __ldg(const T* p) {
   return *p;
@@ -379,6 +527,39 @@ inline unsigned long long atomicCAS(unsigned long long* a, unsigned long long co
   return banksim_atomic_u64(banksim_atomic::kCas, a, v, compare);
 }
 
+// sm_90's vector atomicAdd (global memory): each component is added atomically.
+inline float2 atomicAdd(float2* a, float2 v) {
+  float* f = reinterpret_cast<float*>(a);
+  return float2{atomicAdd(f, v.x), atomicAdd(f + 1, v.y)};
+}
+inline float4 atomicAdd(float4* a, float4 v) {
+  float* f = reinterpret_cast<float*>(a);
+  return float4{atomicAdd(f, v.x), atomicAdd(f + 1, v.y), atomicAdd(f + 2, v.z),
+                atomicAdd(f + 3, v.w)};
+}
+// The _block and _system scopes: one block runs at a time here, so each is the plain atomic.
+#define BANKSIM_ATOMIC_SCOPES(op)                       \
+  template <typename... A>                              \
+  inline auto op##_block(A... a)->decltype(op(a...)) {  \
+    return op(a...);                                    \
+  }                                                     \
+  template <typename... A>                              \
+  inline auto op##_system(A... a)->decltype(op(a...)) { \
+    return op(a...);                                    \
+  }
+BANKSIM_ATOMIC_SCOPES(atomicAdd)
+BANKSIM_ATOMIC_SCOPES(atomicSub)
+BANKSIM_ATOMIC_SCOPES(atomicExch)
+BANKSIM_ATOMIC_SCOPES(atomicMin)
+BANKSIM_ATOMIC_SCOPES(atomicMax)
+BANKSIM_ATOMIC_SCOPES(atomicInc)
+BANKSIM_ATOMIC_SCOPES(atomicDec)
+BANKSIM_ATOMIC_SCOPES(atomicCAS)
+BANKSIM_ATOMIC_SCOPES(atomicAnd)
+BANKSIM_ATOMIC_SCOPES(atomicOr)
+BANKSIM_ATOMIC_SCOPES(atomicXor)
+#undef BANKSIM_ATOMIC_SCOPES
+
 // ---- Warp functions -------------------------------------------------------------------------
 namespace banksim_warp {
 inline unsigned lane_id() {
@@ -431,6 +612,65 @@ inline int __any_sync(unsigned mask, int predicate) {
 }
 inline int __all_sync(unsigned mask, int predicate) {
   return __ballot_sync(mask, predicate) == __ballot_sync(mask, 1);
+}
+// Warp reductions (sm_80+): every lane of `mask` gets the reduction of the mask's values.
+namespace banksim_warp {
+// Always inlined, as every function below: the runtime tells call sites apart by the caller's pc.
+__attribute__((always_inline)) inline unsigned collective(unsigned mask, unsigned long long value,
+                                                          int mode) {
+  return static_cast<unsigned>(banksim_warp_exchange(mask, value, 0, mode));
+}
+template <typename T>
+inline unsigned long long match_bits(T value) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_*_sync takes 32- or 64-bit values");
+  unsigned long long bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  return bits;
+}
+}  // namespace banksim_warp
+__attribute__((always_inline)) inline unsigned __reduce_add_sync(unsigned mask, unsigned value) {
+  return banksim_warp::collective(mask, value, banksim_exchange::kReduceAdd);
+}
+__attribute__((always_inline)) inline int __reduce_add_sync(unsigned mask, int value) {
+  return static_cast<int>(
+      banksim_warp::collective(mask, static_cast<unsigned>(value), banksim_exchange::kReduceAdd));
+}
+__attribute__((always_inline)) inline unsigned __reduce_min_sync(unsigned mask, unsigned value) {
+  return banksim_warp::collective(mask, value, banksim_exchange::kReduceMinU);
+}
+__attribute__((always_inline)) inline int __reduce_min_sync(unsigned mask, int value) {
+  return static_cast<int>(
+      banksim_warp::collective(mask, static_cast<unsigned>(value), banksim_exchange::kReduceMinS));
+}
+__attribute__((always_inline)) inline unsigned __reduce_max_sync(unsigned mask, unsigned value) {
+  return banksim_warp::collective(mask, value, banksim_exchange::kReduceMaxU);
+}
+__attribute__((always_inline)) inline int __reduce_max_sync(unsigned mask, int value) {
+  return static_cast<int>(
+      banksim_warp::collective(mask, static_cast<unsigned>(value), banksim_exchange::kReduceMaxS));
+}
+__attribute__((always_inline)) inline unsigned __reduce_and_sync(unsigned mask, unsigned value) {
+  return banksim_warp::collective(mask, value, banksim_exchange::kReduceAnd);
+}
+__attribute__((always_inline)) inline unsigned __reduce_or_sync(unsigned mask, unsigned value) {
+  return banksim_warp::collective(mask, value, banksim_exchange::kReduceOr);
+}
+__attribute__((always_inline)) inline unsigned __reduce_xor_sync(unsigned mask, unsigned value) {
+  return banksim_warp::collective(mask, value, banksim_exchange::kReduceXor);
+}
+/// The lanes of `mask` whose value has the same bits as this lane's.
+template <typename T>
+__attribute__((always_inline)) inline unsigned __match_any_sync(unsigned mask, T value) {
+  return banksim_warp::collective(mask, banksim_warp::match_bits(value),
+                                  banksim_exchange::kMatchAny);
+}
+/// `mask` if every lane of it has the same value (*pred = 1), else 0 (*pred = 0).
+template <typename T>
+__attribute__((always_inline)) inline unsigned __match_all_sync(unsigned mask, T value, int* pred) {
+  const unsigned r =
+      banksim_warp::collective(mask, banksim_warp::match_bits(value), banksim_exchange::kMatchAll);
+  *pred = r != 0;
+  return r;
 }
 /// The lanes of the warp that execute this call together: under banksim, the lanes that wait at
 /// this call site when the warp's lanes have all run as far as they can (a lane in another branch
