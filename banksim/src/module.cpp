@@ -776,9 +776,16 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     fs::rename(tmp_so, so);
   }
   impl->so_path = so.string();
+  // Keyed by what nvcc reads (the file, its folder, the include and define flags), not by the
+  // module: every kernel set asked of one file shares one nvcc run (a libcu++ file's costs 3 s).
   // The name carries the format's version (v2: global widths too), so a cache an older banksim
   // wrote is never misread.
-  const fs::path wpath = cache / (cu_file.stem().string() + "-" + key + ".sass-widths-v2");
+  std::string wkey_text = read_file(cu_file) + "\x1f" +
+                          fs::absolute(cu_file).parent_path().string() +
+                          "\x1f" BANKSIM_COURSE_INCLUDE_DIR;
+  for (const auto& f : options.extra_flags) wkey_text += "\x1f" + f;
+  const fs::path wpath = cache / fmt::format("{}-{:016x}.sass-widths-v2", cu_file.stem().string(),
+                                             std::hash<std::string>{}(wkey_text));
   if (options.widths == Widths::kClang ||
       (options.widths == Widths::kCachedOrClang && !fs::exists(wpath))) {
     impl->widths_note = "clang's (as compiled for the CPU; asked for)";
