@@ -70,7 +70,7 @@ Module& module(const std::string& file) {
         "grid_stride_double", "aggregated_append"}},
       {"half_types.cu", {"half2_sum", "half_column", "bf16_fma", "half_round"}},
       {"vector_types_all.cu", {"make_all", "cuda_std", "float3_cross"}},
-      {"intrinsics.cu", {"warp_collectives", "integer_math"}},
+      {"intrinsics.cu", {"warp_collectives", "integer_math", "scoped_atomics"}},
       {"problems.cu",
        {"race_missing_sync", "race_same_word", "same_value_write", "oob_shared_write",
         "oob_into_next", "oob_dynamic", "uninitialized", "early_return", "oob_global",
@@ -900,6 +900,26 @@ TEST_CASE("intrinsics: warp reductions and matches, integer and float math, as t
   for (int i = 0; i < 16 * 32; ++i) {
     INFO("integer_math: lane " << i / 16 << ", value " << i % 16);
     CHECK(b.as<unsigned>()[i] == h200["integer_math"][static_cast<std::size_t>(i)]);
+  }
+}
+
+TEST_CASE("intrinsics: scoped atomics, float2 atomicAdd, norms and pi-scaled sines",
+          "[banksim][feature]") {
+  DeviceBuffer counter(3 * sizeof(unsigned));
+  DeviceBuffer f(sizeof(float) * 2);
+  DeviceBuffer out(6 * sizeof(float));
+  const auto r = run_warp("intrinsics.cu", "scoped_atomics", {counter, f, out});
+  CHECK(r.problems.empty());
+  CHECK(counter.as<unsigned>()[0] == 32);
+  CHECK(counter.as<unsigned>()[1] == 31);
+  CHECK(counter.as<unsigned>()[2] >= 1);
+  CHECK(counter.as<unsigned>()[2] <= 32);
+  CHECK(f.as<float>()[0] == 32.0f);
+  CHECK(f.as<float>()[1] == 64.0f);
+  const std::vector<float> want = {3.0f, 1.0f, 1.0f, -1.0f, 0.5f, 1.0f};
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    INFO("value " << i);
+    CHECK(out.as<float>()[i] == Approx(want[i]).epsilon(1e-6));
   }
 }
 

@@ -57,3 +57,26 @@ __global__ void integer_math(unsigned* out) {
   o[15] = __float_as_uint(__frcp_rn(static_cast<float>(lane) + 0.5f)) ^
           __float_as_uint(__fsqrt_rn(static_cast<float>(x)));
 }
+
+// One warp: the scoped atomics and sm_90's float2 atomicAdd (counter[0] = 32, counter[1] = 31,
+// counter[2] = the CAS winner's lane + 1, f = {32, 64}), and float functions at points where
+// every correct implementation gives the exact value: out[0..5] = norm3df(1, 2, 2) = 3,
+// rnorm3df(2, 3, 6) * 7 = 1, sinpif(0.5) = 1, cospif(1) = -1, normcdff(0) = 0.5, rhypotf(3, 4) * 5.
+__global__ void scoped_atomics(unsigned* counter, float2* f, float* out) {
+  const unsigned lane = threadIdx.x;
+  atomicAdd_block(counter, 1u);
+  atomicMax_system(counter + 1, lane);
+  atomicCAS_block(counter + 2, 0u, lane + 1);  // one lane wins: counter[2] in 1..32
+  atomicAdd(f, make_float2(1.0f, 2.0f));
+  if (lane == 0) {
+    float s = 0.0f;
+    float c = 0.0f;
+    sincospif(0.5f, &s, &c);
+    out[0] = norm3df(1.0f, 2.0f, 2.0f);
+    out[1] = rnorm3df(2.0f, 3.0f, 6.0f) * 7.0f;
+    out[2] = s;
+    out[3] = cospif(1.0f);
+    out[4] = normcdff(0.0f);
+    out[5] = rhypotf(3.0f, 4.0f) * 5.0f;
+  }
+}
