@@ -262,8 +262,8 @@ void write_sass_widths(const fs::path& cu_file, const std::vector<std::string>& 
     std::string first = output.substr(0, output.find('\n'));
     text = "# none nvcc could not compile the file for sm_90: " + first + "\n";
   } else {
-    // -ndf: no dataflow analysis, a third of nvdisasm's time (0.61 -> 0.44 s a file); the
-    // listing is the same (98 course files: 97 byte-identical, one differs only in an indirect
+    // -ndf: no dataflow analysis, 30% of nvdisasm's time (0.70 -> 0.50 s a file); the
+    // listing is the same (103 course files: 102 byte-identical, one differs only in an indirect
     // branch's target annotation; measurements/cpu-2026-12-01-session9/ndf-check.sh).
     const auto [dstatus, sass] =
         run_command(shell_quote(tools.nvdisasm) + " -c -gi -ndf " + shell_quote(cubin.string()));
