@@ -202,8 +202,7 @@ struct WarpRequest {
 enum class State : std::uint8_t { kRunnable, kAtBarrier, kAtWarpSync, kDone };
 
 struct Thread {
-  ctx::fiber fiber;
-  ctx::fiber scheduler;  // valid while this thread runs
+  ctx::fiber fiber;  // its continuation while it waits (empty while it runs)
   uint3 tid{0, 0, 0};
   std::uint16_t linear = 0;
   std::uint16_t warp = 0;
@@ -331,6 +330,8 @@ class Launch {
   void end_fibers();
   void run_warp(unsigned warp);
   void resume(Thread& t);
+  void arrived(ctx::fiber&& from);
+  void suspend(Thread& t);
   void release_warp_sync(unsigned warp);
   void flush_warp(unsigned warp);
   void add_request(const Access* const* lane_access, const bankmodel::Request& request);
@@ -462,6 +463,13 @@ class Launch {
   unsigned num_threads_ = 0;
   unsigned num_warps_ = 0;
   Thread* current_ = nullptr;
+  // Threads hand over to each other directly: a lane that stops (barrier, warp function, end)
+  // resumes the next runnable lane of its warp, and only the warp's last goes back to the
+  // scheduler (one switch per lane and stop instead of two; see suspend()). main_ holds the
+  // scheduler's continuation while threads run; from_ says whose continuation a switch leaves.
+  ctx::fiber main_;
+  Thread* from_ = nullptr;  // the thread that switched last (nullptr: the scheduler)
+  unsigned warp_last_ = 0;  // one past the last thread of the warp being run
   bool fibers_made_ = false;
   bool stopping_ = false;  // the fibers return instead of waiting for another block
   uint3 block_idx_{0, 0, 0};

@@ -91,8 +91,42 @@ RunResult Launch::run() {
 void Launch::resume(Thread& t) {
   current_ = &t;
   threadIdx = t.tid;
-  t.fiber = std::move(t.fiber).resume();
+  from_ = nullptr;
+  arrived(std::move(t.fiber).resume());  // back when the chain of lanes ends (suspend())
   current_ = nullptr;
+}
+
+void Launch::arrived(ctx::fiber&& from) {
+  // Whoever switched here left its continuation: a thread's goes back to that thread, the
+  // scheduler's is kept until a thread hands back to it.
+  if (from_ != nullptr) {
+    from_->fiber = std::move(from);
+  } else {
+    main_ = std::move(from);
+  }
+}
+
+void Launch::suspend(Thread& t) {
+  // The next runnable lane of the warp runs now, in the order run_warp() would have resumed it;
+  // after the last (or an abort) the scheduler does.
+  Thread* next = nullptr;
+  if (result_.completed) {
+    for (unsigned i = t.linear + 1U; i < warp_last_; ++i) {
+      if (threads_[i].state == State::kRunnable) {
+        next = &threads_[i];
+        break;
+      }
+    }
+  }
+  from_ = &t;
+  if (next != nullptr) {
+    current_ = next;
+    threadIdx = next->tid;
+    arrived(std::move(next->fiber).resume());
+  } else {
+    arrived(std::move(main_).resume());
+  }
+  // Resumed: whoever did set current_ and threadIdx to this thread.
 }
 
 void Launch::make_fibers() {
@@ -105,8 +139,8 @@ void Launch::make_fibers() {
     t.lane = static_cast<std::uint8_t>(i % bankmodel::kWarpSize);
     t.trace = &lane_traces()[t.lane];
     t.global_trace = &lane_global_traces()[t.lane];
-    t.fiber = ctx::fiber(std::allocator_arg, alloc, [this, &t](ctx::fiber&& scheduler) {
-      t.scheduler = std::move(scheduler);
+    t.fiber = ctx::fiber(std::allocator_arg, alloc, [this, &t](ctx::fiber&& caller) {
+      arrived(std::move(caller));
       while (!stopping_) {
         try {
           entry_.invoke(entry_.function, args_);
@@ -115,9 +149,10 @@ void Launch::make_fibers() {
         }
         resolve_pending();
         t.state = State::kDone;
-        t.scheduler = std::move(t.scheduler).resume();  // the next block, or the end
+        suspend(t);  // the next block, or the end
       }
-      return std::move(t.scheduler);
+      from_ = &t;  // its fiber ends: the scheduler's resume() gets an empty one for it
+      return std::move(main_);
     });
   }
   fibers_made_ = true;
@@ -218,7 +253,9 @@ void Launch::run_block(uint3 block) {
 void Launch::run_warp(unsigned warp) {
   const unsigned first = warp * bankmodel::kWarpSize;
   const unsigned last = std::min(first + bankmodel::kWarpSize, num_threads_);
+  warp_last_ = last;
   for (;;) {
+    // Resuming the first runnable lane runs them all: each hands over to the next (suspend()).
     for (unsigned i = first; i < last && result_.completed; ++i) {
       if (threads_[i].state == State::kRunnable) resume(threads_[i]);
     }
@@ -696,7 +733,7 @@ int Launch::syncthreads(std::uint64_t pc, int predicate) {
   t->state = State::kAtBarrier;
   t->barrier_pc = pc;
   t->x_value = predicate != 0 ? 1 : 0;
-  t->scheduler = std::move(t->scheduler).resume();
+  suspend(*t);
   check_abort();
   return static_cast<int>(t->x_result);
 }
@@ -713,7 +750,7 @@ unsigned long long Launch::warp_rendezvous(unsigned mask, unsigned long long val
   t->x_src = src;
   t->x_mode = mode;
   t->x_pc = pc;
-  t->scheduler = std::move(t->scheduler).resume();
+  suspend(*t);
   check_abort();
   return t->x_result;
 }
