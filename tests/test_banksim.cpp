@@ -848,6 +848,17 @@ TEST_CASE("float3: clang's 8-byte half of a returned float3 is not a misaligned 
   REQUIRE(p != nullptr);
   CHECK(p->line == marker(corpus("vector_types_all.cu"), "cross"));
   CHECK(clang.mergeable);
+  // Global requests: clang stores each float3 as 8 + 4 bytes (2 requests of the warp)...
+  auto global_stores = [](const LaunchReport& r) {
+    std::pair<std::uint64_t, std::uint64_t> requests_sectors{0, 0};
+    for (const auto& g : r.global_lines) {
+      if (g.op != bankmodel::Op::kStore) continue;
+      requests_sectors.first += g.requests;
+      requests_sectors.second += g.sectors;
+    }
+    return requests_sectors;
+  };
+  CHECK(global_stores(clang).first == 2);
   // nvcc's widths: three 4-byte stores on that line, so no problem; and the values are right.
   banksim::CompileOptions options;
   options.kernels = {"float3_cross"};
@@ -862,6 +873,9 @@ TEST_CASE("float3: clang's 8-byte half of a returned float3 is not a misaligned 
   const auto r = nvcc->launch("float3_cross", {dim3(1), dim3(32), 0, 10.0}, {out, in});
   CHECK(r.problems.empty());
   CHECK(r.nvcc_widths);
+  // ...nvcc as three STG.32, each request 32 lanes 12 bytes apart: 12 sectors (the H200's count
+  // for the same store, measurements/h200-2026-12-01-session10/everyday-ncu.json).
+  CHECK(global_stores(r) == std::pair<std::uint64_t, std::uint64_t>{3, 36});
   for (int t = 0; t < 32; ++t) {
     const float* a = &values[static_cast<std::size_t>(3 * t)];
     const float* b = &values[static_cast<std::size_t>(3 * ((t + 1) % 32))];

@@ -347,6 +347,9 @@ class Launch {
   /// Sets result_.mergeable when the warp's traces hold two accesses nvcc could merge
   /// (regroup.cpp).
   void look_for_merges(unsigned first, unsigned last);
+  /// Cuts the warp's global accesses into nvcc's widths where clang moved them wider or in
+  /// sizes nvcc does not use (regroup.cpp).
+  void repiece_global(unsigned first, unsigned last);
   /// Groups the warp's global accesses into requests and counts their sectors.
   void flush_global(unsigned first, unsigned last);
   void add_global_request(const GlobalAccess* const* lanes, SectorSet* loaded_sectors);

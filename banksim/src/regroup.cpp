@@ -123,6 +123,63 @@ void Launch::repiece(unsigned first, unsigned last) {
   }
 }
 
+void Launch::repiece_global(unsigned first, unsigned last) {
+  // Global accesses go the way nvcc cuts them too, for the sectors of each request: clang moves
+  // a float3 as one 12-byte load or an 8+4-byte store where nvcc emits three 4-byte LDG/STG, so
+  // one warp request of 12-byte strided lanes becomes three of 4 bytes (measured on the H200:
+  // tests/everyday float3_particles). An access is only ever cut, never merged with another (a
+  // global access carries no mark that it is a piece of a wider one): one wider than every
+  // width nvcc uses for that kind on the line, or of a size that is no power of two, becomes
+  // pieces of the widest of nvcc's widths that divides its size, all lanes alike.
+  auto cuttable = [](const GlobalAccess& a) { return a.size > 4 || (a.size & (a.size - 1)) != 0; };
+  std::vector<std::uint64_t> unknown;
+  for (unsigned i = first; i < last; ++i) {
+    for (const GlobalAccess& a : *threads_[i].global_trace) {
+      if (cuttable(a) && rules_.emplace(a.pc, WidthRule{}).second) unknown.push_back(a.pc);
+    }
+  }
+  if (!unknown.empty()) {
+    const std::vector<WidthRule> got = options_.widths->rules(unknown);
+    for (std::size_t k = 0; k < unknown.size() && k < got.size(); ++k) rules_[unknown[k]] = got[k];
+  }
+  // The width to cut an access into, 0 to keep it.
+  auto cut_width = [this, &cuttable](const GlobalAccess& a) -> std::uint32_t {
+    if (!cuttable(a)) return 0;
+    const WidthRule& rule = rule_for(a.pc);
+    const std::uint8_t mask =
+        static_cast<Op>(a.op) == Op::kLoad ? rule.global_load : rule.global_store;
+    if (mask == 0 || (a.size <= widest(mask) && (a.size & (a.size - 1)) == 0)) return 0;
+    for (int k = widest(mask); k >= 1; k /= 2) {
+      if ((mask & k) != 0 && a.size % k == 0) return static_cast<std::uint32_t>(k);
+    }
+    return 0;
+  };
+  std::vector<GlobalAccess> out;
+  for (unsigned i = first; i < last; ++i) {
+    std::vector<GlobalAccess>& t = *threads_[i].global_trace;
+    bool any = false;
+    for (const GlobalAccess& a : t) {
+      if (cut_width(a) != 0) {
+        any = true;
+        break;
+      }
+    }
+    if (!any) continue;
+    out.clear();
+    for (const GlobalAccess& a : t) {
+      const std::uint32_t w = cut_width(a);
+      if (w == 0) {
+        out.push_back(a);
+        continue;
+      }
+      for (std::uint32_t k = 0; k * w < a.size; ++k) {
+        out.push_back(GlobalAccess{a.pc, a.address + k * w, static_cast<std::uint8_t>(w), a.op});
+      }
+    }
+    t.swap(out);
+  }
+}
+
 void Launch::regroup(std::vector<WarpRequest>* requests) {
   const WidthPlan* plan = options_.widths;
   if (plan == nullptr || requests->empty()) return;

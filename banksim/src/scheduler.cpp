@@ -568,6 +568,7 @@ void Launch::flush_global(unsigned first, unsigned last) {
   // As for shared accesses: the k-th execution of (pc, op, width) by each lane forms request k
   // of that instruction; while the lanes ran the same accesses in the same order, one pass.
   const unsigned lanes_n = last - first;
+  if (options_.widths != nullptr) repiece_global(first, last);
   const GlobalAccess* trace[bankmodel::kWarpSize];
   std::size_t shortest = threads_[first].global_trace->size();
   std::size_t longest = shortest;

@@ -77,6 +77,13 @@ def totals(report):
         acc = out.setdefault(op, [0, 0])
         acc[0] += int(site["requests"])
         acc[1] += int(site["wavefronts"])
+    # Global memory: [requests, sectors] of loads and of stores (atomics count as stores).
+    for op in ("load", "store"):
+        out["global_" + op] = [0, 0]
+    for site in report.get("global_sites", []):
+        acc = out["global_" + ("load" if site["op"] == "load" else "store")]
+        acc[0] += int(site["requests"])
+        acc[1] += int(site["sectors"])
     return out
 
 

@@ -8,7 +8,9 @@ Usage:
 Runs banksim_totals.py with `--widths W` and compares, per launch and per kind (load, store,
 atomic), the requests and the wavefronts per request with MEASURED.json (ncu_to_json.py's output of
 the H200 run, measurements/h200-*/everyday-ncu.json): a launch agrees when the requests are equal
-and the wavefronts per request are within 3%. Prints one line per launch.
+and the wavefronts per request are within 3%; where MEASURED.json has global memory
+(global_load, global_store), its requests and 32-byte sectors per request too. Prints one line per
+launch.
 
 Exit status 0 when exactly the launches named by --expect-differ differ (none by default): with
 nvcc's widths every launch must agree; with clang's, the launches where nvcc merges accesses must
@@ -61,8 +63,13 @@ def main():
             differ.append(name)
             continue
         whys = []
-        for kind in ("load", "store", "atomic"):
+        # Global memory ([requests, sectors]) where the measurement has it.
+        kinds = ["load", "store", "atomic"] + [k for k in ("global_load", "global_store")
+                                               if k in theirs]
+        for kind in kinds:
             ok, why = agree(mine[name].get(kind, [0, 0]), theirs.get(kind, [0, 0]))
+            if kind.startswith("global_"):
+                why = why.replace("wavefronts", "sectors")
             if not ok:
                 whys.append(f"{kind}: {why}")
         print(f"{name:36} {'agrees' if not whys else 'DIFFERS: ' + '; '.join(whys)}")

@@ -35,6 +35,11 @@ NCU_METRICS = [
     "smsp__sass_inst_executed_op_shared_ld.sum",
     "smsp__sass_inst_executed_op_shared_st.sum",
     "smsp__sass_inst_executed_op_shared_atom.sum",
+    # Global memory: warp requests and the 32-byte sectors they touch (banksim's "global" table).
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
 ]
 
 DRIVER_HEAD = """\

@@ -19,7 +19,9 @@ launches are given to them in manifest order. Prints on stdout
   {name: {"load": [requests, wavefronts], "store": [...], "atomic": [...]}, ...}
 
 with requests = smsp__sass_inst_executed_op_shared_{ld,st,atom}.sum and wavefronts =
-l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st,atom}.sum. Entries with no launch in the CSV
+l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st,atom}.sum; where the CSV has global-memory
+metrics, also "global_load" and "global_store": [requests, sectors] with
+l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_{ld,st}.sum. Entries with no launch in the CSV
 and launches with no entry are reported on stderr.
 """
 
@@ -44,6 +46,11 @@ METRICS = {
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": ("load", 1),
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": ("store", 1),
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum": ("atomic", 1),
+    # global memory: [requests, sectors] (optional: older measurements have none)
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": ("global_load", 0),
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": ("global_load", 1),
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": ("global_store", 0),
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": ("global_store", 1),
 }
 
 
@@ -113,6 +120,9 @@ def totals(launch, warn):
     out = {"load": [0, 0], "store": [0, 0], "atomic": [0, 0]}
     for metric, (op, i) in METRICS.items():
         v = launch["metrics"].get(metric)
+        if v is None and op.startswith("global_"):
+            continue  # not measured: no global entry
+        out.setdefault(op, [0, 0])
         if v is None:
             warn(f"{launch['kernel_name']}: no value for {metric} (counted as 0)")
             v = 0
