@@ -67,7 +67,8 @@ Module& module(const std::string& file) {
         "misaligned_float4_row", "two_loads_one_line", "shuffle_from_exited", "shuffle_all_lanes"}},
       {"coop_groups.cu",
        {"block_sum", "tile8_max", "streaming_copy", "async_stage", "async_no_wait", "group_sums",
-        "grid_stride_double", "aggregated_append"}},
+        "grid_stride_double", "aggregated_append", "tile_shuffle_wide"}},
+      {"host_api.cu", {"weigh"}},
       {"half_types.cu", {"half2_sum", "half_column", "bf16_fma", "half_round"}},
       {"vector_types_all.cu", {"make_all", "cuda_std", "float3_cross"}},
       {"intrinsics.cu", {"warp_collectives", "integer_math", "scoped_atomics"}},
@@ -634,6 +635,48 @@ TEST_CASE("cooperative groups: block, tiles of 32 and 8, cg::reduce, shuffles an
     INFO("thread " << i);
     CHECK(ints.as<int>()[i] == m * 1000 + static_cast<int>(ballot));
   }
+}
+
+TEST_CASE("cooperative groups: a tile shuffles a uint4 and a 12-byte struct word by word",
+          "[banksim][feature]") {
+  DeviceBuffer wide(32 * 16);
+  DeviceBuffer triples(32 * 12);
+  const auto r = module("coop_groups.cu").launch("tile_shuffle_wide", {1, 32}, {wide, triples});
+  CHECK(r.problems.empty());
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    INFO("lane " << lane);
+    const unsigned partner = lane ^ 1u;
+    const unsigned* w = wide.as<unsigned>() + 4 * lane;
+    CHECK(w[0] == partner);
+    CHECK(w[1] == 2 * partner);
+    CHECK(w[2] == 3 * partner);
+    CHECK(w[3] == 4 * partner);
+    // shfl_down by 2 in tiles of 8: the last two of each tile keep their own value.
+    const unsigned src = lane % 8 < 6 ? lane + 2 : lane;
+    const float* t = triples.as<float>() + 3 * lane;
+    CHECK(t[0] == static_cast<float>(src));
+    CHECK(t[1] == 0.5f * static_cast<float>(src));
+    CHECK(t[2] == -static_cast<float>(src));
+  }
+}
+
+TEST_CASE("host code: a file with nvcc-style host code compiles and its kernel runs",
+          "[banksim][feature]") {
+  // Device properties, events, __constant__ symbols, managed and pinned memory, NULL and 0 for a
+  // pointer in a launch, <cublas_v2.h> where installed, helper_cuda.h-style checks that need
+  // driver_types.h's guard, isfinite in a kernel (tests/corpus/host_api.cu; nvcc compiles it too).
+  std::vector<float> values(32, 2.0f);
+  const DeviceBuffer in = upload(values);
+  DeviceBuffer out(32 * sizeof(float));
+  DeviceBuffer mask(32 * sizeof(int));
+  for (int i = 0; i < 32; ++i) mask.as<int>()[i] = i % 2;
+  const auto r = module("host_api.cu").launch("weigh", {1, 32}, {out, in, Arg::scalar(32), mask});
+  CHECK(r.problems.empty());
+  // The padded tile's column store: one wavefront.
+  CHECK(stats(r, 32, kStore).wavefronts_per_request() == 1.0);
+  // The masked-in (odd) lanes wrote in * weights, and weights are zero: main, which sets them,
+  // is not run.
+  for (int i = 1; i < 32; i += 2) CHECK(out.as<float>()[i] == 0.0f);
 }
 
 TEST_CASE("cooperative groups: memcpy_async stages a tile in 16-byte chunks, cg::wait publishes it",

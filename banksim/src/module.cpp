@@ -13,7 +13,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <random>
@@ -344,6 +346,66 @@ std::string trim(const std::string& s) {
 }
 
 /// The first clang diagnostic "file:line:col: error: message" of `output`.
+/// The dynamic symbols `so` needs that nothing loaded here defines (not the runtime, not the C
+/// and C++ libraries): functions a file declares and its host code calls, defined in another
+/// source file or a library banksim does not link (cuBLAS). Weak references are left out.
+std::vector<std::string> unresolved_symbols(const fs::path& so) {
+  std::vector<std::string> out;
+  const std::string objdump = find_in_path("objdump");
+  if (objdump.empty()) return out;
+  const auto [status, listing] =
+      run_command(shell_quote(objdump) + " -T " + shell_quote(so.string()));
+  if (status != 0) return out;
+  std::istringstream in(listing);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find("*UND*") == std::string::npos) continue;
+    const std::string flags = line.substr(0, line.find("*UND*"));
+    if (flags.find(" w ") != std::string::npos) continue;  // weak: may stay undefined
+    std::istringstream words(line);
+    std::string name;
+    for (std::string w; words >> w;) name = w;
+    if (name.empty() || name == "*UND*") continue;
+    if (!std::all_of(name.begin(), name.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.' ||
+                 c == '$';
+        })) {
+      continue;
+    }
+    if (dlsym(RTLD_DEFAULT, name.c_str()) == nullptr) out.push_back(name);
+  }
+  return out;
+}
+
+/// C++ source defining each of `names` as a function that stops the run with a message naming
+/// it and the file: the module then loads, and a kernel that really calls one is told why.
+std::string stub_definitions(const std::vector<std::string>& names, const std::string& display) {
+  auto quoted = [](const std::string& t) {
+    std::string q;
+    for (char c : t) {
+      if (c == '"' || c == '\\') q += '\\';
+      q += c;
+    }
+    return q;
+  };
+  std::string out = "\n// banksim: functions this file declares and nothing here defines\n";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    int status = 0;
+    char* d = abi::__cxa_demangle(names[i].c_str(), nullptr, nullptr, &status);
+    const std::string shown = status == 0 && d != nullptr ? d : names[i];
+    std::free(d);
+    out += fmt::format(
+        "extern \"C\" void banksim_undefined_{0}() __asm__(\"{1}\");\n"
+        "extern \"C\" __attribute__((used)) void banksim_undefined_{0}() {{\n"
+        "  std::fprintf(stderr, \"banksim: %s was called, and %s does not define it: banksim "
+        "compiles this one file (a function defined in another source file, or in a library such "
+        "as cuBLAS, is not there); it runs kernels, not the program's main\\n\", \"{2}\", "
+        "\"{3}\");\n  std::fflush(stderr);\n  std::abort();\n}}\n",
+        i, names[i], quoted(shown), quoted(display));
+  }
+  return out;
+}
+
 std::string first_error(const std::string& output) {
   static const std::regex err(R"(([^\s:][^:\n]*):(\d+):(\d+): (fatal )?error: ([^\n]*))");
   std::smatch m;
@@ -666,10 +728,15 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   for (const auto& f : options.extra_flags) flags.push_back(f);
 
   // Cache by content: the TU, the flags and the headers it force-includes.
+  // Every banksim header a module may include (cuda_host.hpp and the headers it includes: a
+  // change to any must rebuild both the module and the precompiled cuda_host.hpp).
   std::string headers_text;
-  for (const char* h : {"cuda_host.hpp", "cuda_types.hpp", "kernel_entry.hpp"}) {
-    headers_text += read_file(fs::path(include_dir) / "banksim" / h);
+  std::vector<fs::path> own_headers;
+  for (const auto& e : fs::directory_iterator(fs::path(include_dir) / "banksim")) {
+    if (e.is_regular_file() && e.path().extension() == ".hpp") own_headers.push_back(e.path());
   }
+  std::sort(own_headers.begin(), own_headers.end());
+  for (const auto& h : own_headers) headers_text += h.filename().string() + read_file(h);
   // The CUDA headers banksim provides (cooperative_groups.h...): a change rebuilds.
   std::vector<fs::path> cuda_headers;
   for (const auto& e :
@@ -681,6 +748,7 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   std::string key_text = tu + clang;
   for (const auto& f : flags) key_text += "\x1f" + f;
   key_text += headers_text;
+  key_text += "\x1fundefined-stubs-v1";  // modules built before the stubs were had none
   const fs::path cache =
       !options.cache_dir.empty()
           ? options.cache_dir
@@ -746,8 +814,10 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
       }
       return cmd + " " + shell_quote(tu_path.string()) + " -o " + shell_quote(tmp_so.string());
     };
-    auto [status, output] = run_command(compile_cmd(fs::exists(pch)));
+    bool use_pch = fs::exists(pch);
+    auto [status, output] = run_command(compile_cmd(use_pch));
     if (status != 0 && output.find("precompiled header") != std::string::npos) {
+      use_pch = false;
       std::tie(status, output) = run_command(compile_cmd(false));  // a PCH clang refuses
     }
     if (status != 0) {
@@ -766,6 +836,16 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
                        : " (the CUDA toolkit's libcu++ has no such header)";
       }
       throw CompileError(summary, output);
+    }
+    // Host code calling what nothing here defines (cuBLAS, a function of the program's other
+    // source file): defined as stubs that say so, else the module would not load.
+    if (const std::vector<std::string> missing = unresolved_symbols(tmp_so); !missing.empty()) {
+      std::ofstream(tu_path) << tu << stub_definitions(missing, impl->display);
+      std::tie(status, output) = run_command(compile_cmd(use_pch));
+      if (status != 0) {
+        fs::remove(tu_path);
+        throw CompileError(first_error(output), output);
+      }
     }
     fs::remove(tu_path);
     write_line_table(tmp_so, find_symbolizer());

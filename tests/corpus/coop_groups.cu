@@ -123,3 +123,22 @@ __global__ void aggregated_append(int* counter, int* slots, int* info, const int
     info[3 * i + 2] = cg::reduce(active, i, cg::plus<int>());
   }
 }
+
+// A tile shuffles a 16-byte uint4 (cooperative groups take any trivially copyable type: public
+// integral-image code exchanges uint4 rows this way); and a struct of three floats down a tile
+// of 8.
+struct Triple {
+  float a, b, c;
+};
+__global__ void tile_shuffle_wide(uint4* out, float* out3) {
+  auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+  auto tile = cg::tiled_partition<8>(cg::this_thread_block());
+  const unsigned r = warp.thread_rank();
+  const uint4 mine = make_uint4(r, 2 * r, 3 * r, 4 * r);
+  out[r] = warp.shfl_xor(mine, 1);
+  const Triple t{static_cast<float>(r), 0.5f * static_cast<float>(r), -static_cast<float>(r)};
+  const Triple got = tile.shfl_down(t, 2);
+  out3[3 * r] = got.a;
+  out3[3 * r + 1] = got.b;
+  out3[3 * r + 2] = got.c;
+}

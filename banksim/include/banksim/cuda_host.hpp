@@ -26,11 +26,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <limits>
 #include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+// C's <math.h> as well: nvcc's cuda_runtime.h brings isfinite, isnan, signbit... into the global
+// namespace (math_functions.h), and code written for it calls them unqualified.
+#include <math.h>
 
 #include "banksim/abi.hpp"
 #include "banksim/cuda_types.hpp"
@@ -679,46 +683,8 @@ __attribute__((always_inline)) inline unsigned __activemask() {  // the caller's
   return static_cast<unsigned>(banksim_warp_exchange(0, 0, 0, banksim_exchange::kActiveMask));
 }
 
-// ---- Host-side CUDA runtime subset (for files with a launch helper or a main) ----------------
-typedef int cudaError_t;
-typedef void* cudaStream_t;
-enum cudaMemcpyKind {
-  cudaMemcpyHostToHost,
-  cudaMemcpyHostToDevice,
-  cudaMemcpyDeviceToHost,
-  cudaMemcpyDeviceToDevice,
-  cudaMemcpyDefault
-};
-constexpr cudaError_t cudaSuccess = 0;
-template <typename T>
-inline cudaError_t cudaMalloc(T** p, std::size_t bytes) {
-  *p = static_cast<T*>(banksim_device_malloc(bytes));
-  return cudaSuccess;
-}
-inline cudaError_t cudaFree(void* p) {
-  banksim_device_free(p);
-  return cudaSuccess;
-}
-inline cudaError_t cudaMemcpy(void* d, const void* s, std::size_t n, cudaMemcpyKind) {
-  std::memcpy(d, s, n);
-  return cudaSuccess;
-}
-inline cudaError_t cudaMemset(void* d, int v, std::size_t n) {
-  std::memset(d, v, n);
-  return cudaSuccess;
-}
-inline cudaError_t cudaDeviceSynchronize() {
-  return cudaSuccess;
-}
-inline cudaError_t cudaGetLastError() {
-  return cudaSuccess;
-}
-inline cudaError_t cudaPeekAtLastError() {
-  return cudaSuccess;
-}
-inline const char* cudaGetErrorString(cudaError_t) {
-  return "no error (banksim)";
-}
+// ---- Host-side CUDA runtime (for files with a launch helper or a main) ----------------------
+#include "banksim/cuda_host_api.hpp"
 
 // `kernel<<<grid, block, smem, stream>>>(args)` is rewritten to
 // `banksim::configure(grid, block, smem, stream).kernel(kernel)(args)`.
@@ -730,11 +696,11 @@ struct LaunchConfigurator {
   struct Bound {
     const LaunchConfigurator* config;
     void (*fn)(P...);
-    template <typename... A>
-    void operator()(A&&... a) const {
-      static_assert(sizeof...(A) == sizeof...(P), "banksim: wrong number of kernel arguments");
+    // The parameters' own types: the arguments convert as in a call (NULL or 0 for a pointer).
+    // Default arguments of the kernel cannot be seen through its pointer: pass every argument.
+    void operator()(P... a) const {
       static const KernelEntry entry = make_kernel_entry("<launched from host code>", fn);
-      std::tuple<P...> values(static_cast<P>(a)...);
+      std::tuple<P...> values(a...);
       call(entry, values, std::index_sequence_for<P...>{});
     }
     template <std::size_t... I>

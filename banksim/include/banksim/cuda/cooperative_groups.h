@@ -15,6 +15,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <type_traits>
 
 namespace cooperative_groups {
 namespace banksim_detail {
@@ -23,6 +25,24 @@ namespace banksim_detail {
   std::fprintf(stderr, "banksim: %s\n", what);
   std::fflush(stderr);
   std::abort();
+}
+/// A group's shuffle of any trivially copyable type, as CUDA's cooperative groups allow (a
+/// uint4, a struct): one warp shuffle of up to 8 bytes, or one per 4-byte word of a larger type.
+/// (The bare __shfl_*_sync take only CUDA's 4- and 8-byte types, as under nvcc.)
+template <typename T, typename Shuffle>
+T shuffle_words(const T& v, Shuffle shuffle) {
+  static_assert(std::is_trivially_copyable<T>::value,
+                "cooperative groups shuffle trivially copyable types only");
+  if constexpr (sizeof(T) <= 8) {
+    return shuffle(v);
+  } else {
+    unsigned words[(sizeof(T) + 3) / 4] = {};
+    std::memcpy(words, &v, sizeof(T));
+    for (unsigned& w : words) w = shuffle(w);
+    T out;
+    std::memcpy(&out, words, sizeof(T));
+    return out;
+  }
 }
 }  // namespace banksim_detail
 
@@ -147,19 +167,24 @@ class thread_block_tile : public thread_group {
   }
   template <typename T>
   T shfl(T v, int src) const {
-    return __shfl_sync(mask(), v, src, static_cast<int>(N));
+    return banksim_detail::shuffle_words(
+        v, [src](auto w) { return __shfl_sync(mask(), w, src, static_cast<int>(N)); });
   }
   template <typename T>
   T shfl_down(T v, unsigned delta) const {
-    return __shfl_down_sync(mask(), v, delta, static_cast<int>(N));
+    return banksim_detail::shuffle_words(
+        v, [delta](auto w) { return __shfl_down_sync(mask(), w, delta, static_cast<int>(N)); });
   }
   template <typename T>
   T shfl_up(T v, unsigned delta) const {
-    return __shfl_up_sync(mask(), v, delta, static_cast<int>(N));
+    return banksim_detail::shuffle_words(
+        v, [delta](auto w) { return __shfl_up_sync(mask(), w, delta, static_cast<int>(N)); });
   }
   template <typename T>
   T shfl_xor(T v, unsigned lane_mask) const {
-    return __shfl_xor_sync(mask(), v, static_cast<int>(lane_mask), static_cast<int>(N));
+    return banksim_detail::shuffle_words(v, [lane_mask](auto w) {
+      return __shfl_xor_sync(mask(), w, static_cast<int>(lane_mask), static_cast<int>(N));
+    });
   }
   int any(int predicate) const { return __any_sync(mask(), predicate); }
   int all(int predicate) const { return __all_sync(mask(), predicate); }
@@ -192,16 +217,22 @@ class coalesced_group {
   /// The value of the group's thread `rank` (this thread's own when rank is not in the group).
   template <typename T>
   T shfl(T v, unsigned rank) const {
-    return __shfl_sync(mask_, v, static_cast<int>(lane_of(rank)));
+    const int src = static_cast<int>(lane_of(rank));
+    return banksim_detail::shuffle_words(
+        v, [this, src](auto w) { return __shfl_sync(mask_, w, src); });
   }
   template <typename T>
   T shfl_down(T v, unsigned delta) const {
-    return __shfl_sync(mask_, v, static_cast<int>(lane_of(thread_rank() + delta)));
+    const int src = static_cast<int>(lane_of(thread_rank() + delta));
+    return banksim_detail::shuffle_words(
+        v, [this, src](auto w) { return __shfl_sync(mask_, w, src); });
   }
   template <typename T>
   T shfl_up(T v, unsigned delta) const {
     const unsigned long long r = thread_rank();
-    return __shfl_sync(mask_, v, static_cast<int>(lane_of(r >= delta ? r - delta : r)));
+    const int src = static_cast<int>(lane_of(r >= delta ? r - delta : r));
+    return banksim_detail::shuffle_words(
+        v, [this, src](auto w) { return __shfl_sync(mask_, w, src); });
   }
   int any(int predicate) const { return __any_sync(mask_, predicate); }
   int all(int predicate) const { return __all_sync(mask_, predicate); }
