@@ -67,7 +67,7 @@ Module& module(const std::string& file) {
         "misaligned_float4_row", "two_loads_one_line", "shuffle_from_exited", "shuffle_all_lanes"}},
       {"coop_groups.cu",
        {"block_sum", "tile8_max", "streaming_copy", "async_stage", "async_no_wait", "group_sums",
-        "grid_stride_double", "aggregated_append", "tile_shuffle_wide"}},
+        "grid_stride_double", "aggregated_append", "tile_shuffle_wide", "multi_warp_ranks"}},
       {"host_api.cu", {"weigh"}},
       {"half_types.cu", {"half2_sum", "half_column", "bf16_fma", "half_round"}},
       {"vector_types_all.cu", {"make_all", "cuda_std", "float3_cross"}},
@@ -553,6 +553,8 @@ TEST_CASE("problem: a shuffle that reads a lane that has returned is undefined",
   REQUIRE(p != nullptr);
   CHECK(p->line == marker(corpus("atomics_widths.cu"), "shfl_exited"));
   CHECK(p->message.find("has already returned") != std::string::npos);
+  // Lanes 8-15 read lanes 16-23, which the mask 0xffff leaves out: said too.
+  CHECK(p->message.find("not in the shuffle's mask (0x0000ffff)") != std::string::npos);
   // All lanes taking part: no problem, and the sum of 0..31 everywhere in lane 0.
   const auto good = run_warp("atomics_widths.cu", "shuffle_all_lanes", {out});
   CHECK(good.problems.empty());
@@ -657,6 +659,18 @@ TEST_CASE("cooperative groups: a tile shuffles a uint4 and a 12-byte struct word
     CHECK(t[0] == static_cast<float>(src));
     CHECK(t[1] == 0.5f * static_cast<float>(src));
     CHECK(t[2] == -static_cast<float>(src));
+  }
+}
+
+TEST_CASE("cooperative groups: tiles of several warps have their ranks, and sync as the block",
+          "[banksim][feature]") {
+  DeviceBuffer out(128 * sizeof(int));
+  const auto r = module("coop_groups.cu").launch("multi_warp_ranks", {1, 128}, {out});
+  CHECK(r.problems.empty());
+  for (int t = 0; t < 128; ++t) {
+    INFO("thread " << t);
+    // rank in its 64-thread tile, 2 tiles, and the tile index the mirrored thread wrote.
+    CHECK(out.as<int>()[t] == (t % 64) * 1000 + 2 * 100 + (127 - t) / 64);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -131,6 +132,24 @@ TEST_CASE("host API: events time the CPU, symbols copy in and out", "[banksim][h
   void* where = nullptr;
   CHECK(cudaGetSymbolAddress(&where, g_weights) == cudaSuccess);
   CHECK(where == static_cast<void*>(g_weights));
+
+  // cudaMallocPitch's pitch: the H200's for the same widths (coop_wide_check-h200.txt).
+  std::ifstream pitches("measurements/h200-2026-12-01-session10/coop_wide_check-h200.txt");
+  REQUIRE(pitches);
+  int checked = 0;
+  for (std::string line; std::getline(pitches, line);) {
+    std::size_t width = 0, pitch = 0;
+    if (std::sscanf(line.c_str(), "cudaMallocPitch width %zu: pitch %zu", &width, &pitch) != 2) {
+      continue;
+    }
+    void* p = nullptr;
+    std::size_t mine = 0;
+    CHECK(cudaMallocPitch(&p, &mine, width, 4) == cudaSuccess);
+    CHECK(mine == pitch);
+    cudaFree(p);
+    ++checked;
+  }
+  CHECK(checked == 7);
 
   float* pinned = nullptr;
   CHECK(cudaMallocHost(&pinned, 64) == cudaSuccess);

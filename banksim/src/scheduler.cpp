@@ -3,6 +3,7 @@
 // (the k-th execution of an instruction by each lane forms one request); __syncthreads and the
 // warp rendezvous of __syncwarp, shuffles and ballots. See engine.hpp for the parts.
 #include <chrono>
+#include <cstdio>
 
 #include "engine.hpp"
 
@@ -380,14 +381,20 @@ void Launch::release_warp_sync(unsigned warp) {
         // Reading a lane that has returned, that the block lacks, or that is not taking part:
         // the GPU gives an undefined value.
         const bool absent = t.x_src < 0 || src >= last;
-        report("warp_mask", false, t.x_pc, 0, &t, absent ? kNoThread : threads_[src].linear, -1,
-               "lane " + std::to_string(t.lane) + " reads lane " + std::to_string(t.x_src) +
-                   " in a shuffle, but lane " + std::to_string(t.x_src) +
-                   (absent ? " does not exist in this block (a partial warp)"
-                    : threads_[src].state == State::kDone ? " has already returned"
-                                                          : " is not taking part in this shuffle") +
-                   ": the value is undefined on the GPU; read only lanes that execute the "
-                   "same shuffle (keep them alive past it, or guard the read)");
+        const bool outside = !absent && ((t.x_mask >> t.x_src) & 1u) == 0;
+        char mask_text[16];
+        std::snprintf(mask_text, sizeof mask_text, "0x%08x", t.x_mask);
+        report(
+            "warp_mask", false, t.x_pc, 0, &t, absent ? kNoThread : threads_[src].linear, -1,
+            "lane " + std::to_string(t.lane) + " reads lane " + std::to_string(t.x_src) +
+                " in a shuffle, but lane " + std::to_string(t.x_src) +
+                (absent ? " does not exist in this block (a partial warp)"
+                 : threads_[src].state == State::kDone ? " has already returned"
+                                                       : " is not taking part in this shuffle") +
+                (outside ? std::string(", and it is not in the shuffle's mask (") + mask_text + ")"
+                         : std::string()) +
+                ": the value is undefined on the GPU; read only lanes that execute the "
+                "same shuffle (keep them alive past it, or guard the read)");
       }
       t.x_result = ok ? threads_[src].x_value : t.x_value;
     } else if (t.x_mode == banksim_exchange::kActiveMask) {

@@ -142,3 +142,26 @@ __global__ void tile_shuffle_wide(uint4* out, float* out3) {
   out3[3 * r + 1] = got.b;
   out3[3 * r + 2] = got.c;
 }
+
+// Tiles of several warps (cuda-samples' reduction style): block_tile_memory, the 64-thread tiles'
+// ranks and sizes, and sync() of a tile that is the whole block.
+__global__ void multi_warp_ranks(int* out) {
+  __shared__ cg::block_tile_memory<256> scratch;
+  cg::thread_block block = cg::this_thread_block(scratch);
+  auto tile64 = cg::tiled_partition<64>(block);
+  auto whole = cg::tiled_partition<128>(block);
+  __shared__ int seen[128];
+  seen[block.thread_rank()] = static_cast<int>(tile64.meta_group_rank());
+  whole.sync();  // the block is 128 threads: a __syncthreads
+  const unsigned mirror = 127 - static_cast<unsigned>(block.thread_rank());
+  out[block.thread_rank()] = static_cast<int>(tile64.thread_rank()) * 1000 +
+                             static_cast<int>(tile64.meta_group_size()) * 100 + seen[mirror];
+}
+
+// A 64-thread tile's sync inside a 128-thread block: a barrier of two of the four warps, which
+// banksim does not emulate (stops with a message).
+__global__ void multi_warp_partial_sync(int* out) {
+  auto tile64 = cg::tiled_partition<64>(cg::this_thread_block());
+  out[threadIdx.x] = 1;
+  tile64.sync();
+}

@@ -96,7 +96,7 @@ inline cudaError_t cudaMallocManaged(T** p, std::size_t bytes, unsigned = cudaMe
 template <typename T>
 inline cudaError_t cudaMallocPitch(T** p, std::size_t* pitch, std::size_t width,
                                    std::size_t height) {
-  *pitch = (width + 511) / 512 * 512;  // as the H200's pitch alignment (512 bytes)
+  *pitch = (width + 511) / 512 * 512;  // the H200's: 512-byte multiples (test `host API: ...`)
   *p = static_cast<T*>(banksim_device_malloc(*pitch * height));
   return cudaSuccess;
 }

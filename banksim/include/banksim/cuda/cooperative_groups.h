@@ -9,8 +9,10 @@
 // thread_group (what a block or tile converts to) and the run-time tiled_partition(group, n) for
 // n up to 32; this_grid() for ranks and sizes (grid.sync() stops with a message: blocks run one
 // after another here); coalesced_threads() and its coalesced_group (rank, size, shfl,
-// shfl_up/down, any, all, ballot, sync, cg::reduce). Not here (a compile error names them):
-// multi-grid groups, tiles of more than 32 threads.
+// shfl_up/down, any, all, ballot, sync, cg::reduce); tiles of 64 to 1024 threads with
+// block_tile_memory: ranks and sizes, and sync() where the tile is the whole block (their sync
+// over part of a block and cg::reduce stop with a message). Not here (a compile error names
+// them): multi-grid groups.
 #pragma once
 
 #include <cstdio>
@@ -146,16 +148,45 @@ inline void sync(const thread_block& g) {
   g.sync();
 }
 
-/// N consecutive threads of a block (by linear thread id), N a power of two up to 32: they are
-/// always in one warp.
+/// CUDA's scratch for tiles of more than 32 threads (`__shared__ cg::block_tile_memory<1024> s;
+/// cg::this_thread_block(s)`): empty on sm_80 and later, as here (the GPU keeps that scratch in
+/// the block's reserved shared memory).
+template <unsigned int MaxBlockSize = 1024>
+struct alignas(8) block_tile_memory {};
+
+template <unsigned int MaxBlockSize>
+inline thread_block this_thread_block(block_tile_memory<MaxBlockSize>&) {
+  return thread_block{};
+}
+
+/// N consecutive threads of a block (by linear thread id), N a power of two. Up to 32 they are
+/// always in one warp, and everything works. Tiles of 64 to 1024 threads (several warps) have
+/// their ranks and sizes, and sync() where the tile is the whole block; a tile's sync() over part
+/// of a block (a barrier of some warps: bar.sync with a thread count) and cg::reduce over several
+/// warps (done in the block's reserved shared memory on the GPU) stop with a message: banksim
+/// emulates neither.
 template <unsigned N>
 class thread_block_tile : public thread_group {
-  static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32,
-                "banksim: tiled_partition<N> needs N = 1, 2, 4, 8, 16 or 32");
+  static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32 || N == 64 || N == 128 ||
+                    N == 256 || N == 512 || N == 1024,
+                "banksim: tiled_partition<N> needs N = 1, 2, 4, ... 1024 (a power of two)");
 
  public:
   thread_block_tile() : thread_group(N) {}
-  void sync() const { __syncwarp(mask()); }
+  void sync() const {
+    if constexpr (N <= 32) {
+      __syncwarp(mask());
+    } else {
+      if (static_cast<unsigned long long>(blockDim.x) * blockDim.y * blockDim.z <= N) {
+        __syncthreads();  // the tile is the whole block
+      } else {
+        banksim_detail::unsupported(
+            "sync() of a tile of more than 32 threads that is part of its block (a barrier of "
+            "some of the block's warps): banksim does not emulate it; use a block of the tile's "
+            "size, or __syncthreads()");
+      }
+    }
+  }
   unsigned long long thread_rank() const { return linear() % N; }
   unsigned long long size() const { return N; }
   unsigned long long num_threads() const { return N; }
@@ -167,29 +198,40 @@ class thread_block_tile : public thread_group {
   }
   template <typename T>
   T shfl(T v, int src) const {
+    static_assert(N <= 32, "banksim: shuffles are for tiles of up to 32 threads (as in CUDA)");
     return banksim_detail::shuffle_words(
         v, [src](auto w) { return __shfl_sync(mask(), w, src, static_cast<int>(N)); });
   }
   template <typename T>
   T shfl_down(T v, unsigned delta) const {
+    static_assert(N <= 32, "banksim: shuffles are for tiles of up to 32 threads (as in CUDA)");
     return banksim_detail::shuffle_words(
         v, [delta](auto w) { return __shfl_down_sync(mask(), w, delta, static_cast<int>(N)); });
   }
   template <typename T>
   T shfl_up(T v, unsigned delta) const {
+    static_assert(N <= 32, "banksim: shuffles are for tiles of up to 32 threads (as in CUDA)");
     return banksim_detail::shuffle_words(
         v, [delta](auto w) { return __shfl_up_sync(mask(), w, delta, static_cast<int>(N)); });
   }
   template <typename T>
   T shfl_xor(T v, unsigned lane_mask) const {
+    static_assert(N <= 32, "banksim: shuffles are for tiles of up to 32 threads (as in CUDA)");
     return banksim_detail::shuffle_words(v, [lane_mask](auto w) {
       return __shfl_xor_sync(mask(), w, static_cast<int>(lane_mask), static_cast<int>(N));
     });
   }
-  int any(int predicate) const { return __any_sync(mask(), predicate); }
-  int all(int predicate) const { return __all_sync(mask(), predicate); }
+  int any(int predicate) const {
+    static_assert(N <= 32, "banksim: votes are for tiles of up to 32 threads (as in CUDA)");
+    return __any_sync(mask(), predicate);
+  }
+  int all(int predicate) const {
+    static_assert(N <= 32, "banksim: votes are for tiles of up to 32 threads (as in CUDA)");
+    return __all_sync(mask(), predicate);
+  }
   /// The tile's lanes whose predicate holds, as bits 0..N-1 (bit i: the tile's thread i).
   unsigned ballot(int predicate) const {
+    static_assert(N <= 32, "banksim: votes are for tiles of up to 32 threads (as in CUDA)");
     return (__ballot_sync(mask(), predicate) >> first_lane()) & (N == 32 ? ~0u : (1u << N) - 1);
   }
 
@@ -199,7 +241,13 @@ class thread_block_tile : public thread_group {
   }
   static unsigned first_lane() { return (linear() % 32u) & ~(N - 1); }
   /// The tile's lanes within its warp.
-  static unsigned mask() { return N == 32 ? 0xffffffffu : ((1u << N) - 1) << first_lane(); }
+  static unsigned mask() {
+    if constexpr (N >= 32) {
+      return 0xffffffffu;
+    } else {
+      return ((1u << N) - 1) << first_lane();
+    }
+  }
 };
 
 /// The lanes of a warp that called coalesced_threads() together (__activemask()): ranked in lane

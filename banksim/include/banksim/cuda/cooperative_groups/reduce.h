@@ -46,10 +46,18 @@ T reduce(const coalesced_group& group, T value, Op op) {
 
 template <unsigned N, typename T, typename Op>
 T reduce(const thread_block_tile<N>& tile, T value, Op op) {
-  for (unsigned offset = N / 2; offset > 0; offset /= 2) {
-    value = op(value, tile.shfl_xor(value, offset));
+  if constexpr (N > 32) {
+    // CUDA combines the warps' results through the block's reserved shared memory (accesses
+    // banksim cannot reproduce): stopped with a message rather than counted wrong.
+    banksim_detail::unsupported(
+        "cg::reduce over a tile of more than 32 threads: banksim does not emulate it (reduce "
+        "each warp's tile of 32, then combine the warps through shared memory yourself)");
+  } else {
+    for (unsigned offset = N / 2; offset > 0; offset /= 2) {
+      value = op(value, tile.shfl_xor(value, offset));
+    }
+    return value;
   }
-  return value;
 }
 
 }  // namespace cooperative_groups
