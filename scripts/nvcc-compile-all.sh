@@ -6,6 +6,8 @@
 # are compiled too; paths containing ".nocompile" are deliberately broken and skipped, and so is
 # the student corpus (tests/students: test data that GPU-mode grading compiles itself) and the
 # everyday corpus (tests/everyday: banksim compiles each with nvcc in everyday_matches_h200).
+# tests/corpus/includes is on the include path (uses_include_dir.cu finds its header there, as
+# banksim's test passes -I for it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 arch="${1:-90}"
@@ -23,7 +25,7 @@ export arch out
 xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} bash -c '
   f="{}"; o="$out/$(echo "$f" | tr / _)"
   nvcc -arch=sm_"$arch" -std=c++17 -Ibanksim/include -Igpu -Igpu/include -Iregistry/include \
-    -Igrader/include -c "$f" -o "$o.o" 2>"$o.err" || { echo "$f" >>"$out/failed"; }' <"$out/files"
+    -Igrader/include -Itests/corpus/includes -c "$f" -o "$o.o" 2>"$o.err" || { echo "$f" >>"$out/failed"; }' <"$out/files"
 failed=0
 if [ -f "$out/failed" ]; then
   while IFS= read -r f; do

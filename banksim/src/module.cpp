@@ -345,7 +345,6 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
-/// The first clang diagnostic "file:line:col: error: message" of `output`.
 /// The dynamic symbols `so` needs that nothing loaded here defines (not the runtime, not the C
 /// and C++ libraries): functions a file declares and its host code calls, defined in another
 /// source file or a library banksim does not link (cuBLAS). Weak references are left out.
@@ -406,6 +405,46 @@ std::string stub_definitions(const std::vector<std::string>& names, const std::s
   return out;
 }
 
+/// clang's output with the snippets of `display`'s lines shown as the student wrote them: clang
+/// quotes the line it compiled, and banksim's rewrite changed some (a launch, a `__shared__`
+/// declaration). Where a quoted line differs from the file's, the file's line is shown and the
+/// caret line under it (whose columns are the rewritten line's) is left out.
+std::string restore_source_lines(const std::string& output, const std::string& display,
+                                 const std::string& source) {
+  std::vector<std::string> original;
+  {
+    std::istringstream in(source);
+    for (std::string l; std::getline(in, l);) original.push_back(l);
+  }
+  std::istringstream in(output);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  const std::string prefix = display + ":";
+  std::string out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    out += lines[i] + "\n";
+    if (lines[i].rfind(prefix, 0) != 0 || i + 1 >= lines.size()) continue;
+    const std::size_t colon = lines[i].find(':', prefix.size());
+    if (colon == std::string::npos) continue;
+    const std::string number = lines[i].substr(prefix.size(), colon - prefix.size());
+    if (number.empty() || !std::all_of(number.begin(), number.end(), ::isdigit)) continue;
+    const std::size_t n = std::stoul(number);
+    if (n == 0 || n > original.size() || lines[i + 1] == original[n - 1]) continue;
+    if (lines[i + 1].find("banksim") == std::string::npos &&
+        lines[i + 1].find("BANKSIM") == std::string::npos) {
+      continue;  // not a line banksim's rewrite changed
+    }
+    out += original[n - 1] + "\n";
+    ++i;  // the rewritten line
+    if (i + 1 < lines.size() && !lines[i + 1].empty() &&
+        lines[i + 1].find_first_not_of(" ^~") == std::string::npos) {
+      ++i;  // its caret line
+    }
+  }
+  return out;
+}
+
+/// The first clang diagnostic "file:line:col: error: message" of `output`.
 std::string first_error(const std::string& output) {
   static const std::regex err(R"(([^\s:][^:\n]*):(\d+):(\d+): (fatal )?error: ([^\n]*))");
   std::smatch m;
@@ -835,7 +874,13 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
                          "include/cccl folder)"
                        : " (the CUDA toolkit's libcu++ has no such header)";
       }
-      throw CompileError(summary, output);
+      // The rewritten copy's path means nothing to the student: it is their file.
+      for (std::size_t at = output.find(tu_path.string()); at != std::string::npos;
+           at = output.find(tu_path.string(), at)) {
+        output.replace(at, tu_path.string().size(), impl->display);
+        at += impl->display.size();
+      }
+      throw CompileError(summary, restore_source_lines(output, impl->display, source));
     }
     // Host code calling what nothing here defines (cuBLAS, a function of the program's other
     // source file): defined as stubs that say so, else the module would not load.

@@ -115,13 +115,16 @@ int profile(const std::string& file, const std::string& kernel, const std::strin
             const std::string& block, std::size_t smem, const std::vector<std::string>& arg_texts,
             const std::string& json_path, int diagram_line, const std::string& svg_path,
             const std::string& tile, double timeout, unsigned long long seed,
-            banksim::Widths widths) {
+            banksim::Widths widths, const std::vector<std::string>& include_dirs,
+            const std::vector<std::string>& defines) {
   g_json_path = json_path;
   g_kernel = kernel;
   banksim::rt::set_emergency_handler(write_emergency_json);
   banksim::CompileOptions options;
   options.kernels = {kernel};
   options.widths = widths;
+  for (const auto& d : include_dirs) options.extra_flags.push_back("-I" + d);
+  for (const auto& d : defines) options.extra_flags.push_back("-D" + d);
   banksim::Module module = banksim::Module::compile(file, options);
   g_module = &module;
   const banksim::KernelEntry& entry = module.entry(kernel);
@@ -236,6 +239,11 @@ int main(int argc, char** argv) {
                    "instead of the array's first)");
   prof->add_option("--timeout", timeout, "seconds before a hanging kernel is stopped (5)");
   prof->add_option("--seed", seed, "seed of the random input buffers (1)");
+  std::vector<std::string> include_dirs;
+  std::vector<std::string> defines;
+  prof->add_option("-I,--include-dir", include_dirs,
+                   "a folder of headers the file includes (as nvcc's -I; repeatable)");
+  prof->add_option("-D,--define", defines, "NAME or NAME=VALUE, as nvcc's -D (repeatable)");
   std::string widths = "auto";
   prof->add_option("--widths", widths,
                    "whose access widths count: nvcc (read from its SASS for sm_90: what the GPU "
@@ -248,7 +256,7 @@ int main(int argc, char** argv) {
                                                 : banksim::Widths::kAuto;
   try {
     return profile(file, kernel, grid, block, smem, arg_texts, json_path, diagram_line, svg_path,
-                   tile, timeout, seed, w);
+                   tile, timeout, seed, w, include_dirs, defines);
   } catch (const banksim::CompileError& e) {
     std::cerr << "banksim: " << file << " does not compile: " << e.what() << "\n";
     if (!e.diagnostics().empty()) std::cerr << e.diagnostics();

@@ -703,6 +703,13 @@ struct LaunchConfigurator {
       std::tuple<P...> values(a...);
       call(entry, values, std::index_sequence_for<P...>{});
     }
+    template <typename... A, std::enable_if_t<sizeof...(A) != sizeof...(P), int> = 0>
+    void operator()(A&&...) const {
+      static_assert(sizeof...(A) == sizeof...(P),
+                    "banksim: this <<<>>> launch passes a different number of arguments than the "
+                    "kernel has parameters (a kernel's default arguments cannot be left out of a "
+                    "launch under banksim: pass every one)");
+    }
     template <std::size_t... I>
     void call(const KernelEntry& entry, std::tuple<P...>& values, std::index_sequence<I...>) const {
       void* args[sizeof...(P) + 1] = {static_cast<void*>(&std::get<I>(values))..., nullptr};
