@@ -17,9 +17,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <random>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include <sys/stat.h>
@@ -405,6 +407,44 @@ std::string stub_definitions(const std::vector<std::string>& names, const std::s
   return out;
 }
 
+/// The kernels declared in the headers `source` (the file `file`) includes by path ("x.cuh"),
+/// found beside the file or in its -I folders, and in the headers those include (to 4 levels).
+std::vector<KernelDecl> kernels_in_local_headers(const fs::path& file, const std::string& source,
+                                                 const std::vector<std::string>& flags) {
+  std::vector<fs::path> dirs;
+  for (const auto& f : flags) {
+    if (f.rfind("-I", 0) == 0 && f.size() > 2) dirs.emplace_back(f.substr(2));
+  }
+  std::vector<KernelDecl> out;
+  std::set<std::string> seen;
+  static const std::regex include_re(R"re(#[ \t]*include[ \t]*"([^"]+)")re");
+  std::function<void(const fs::path&, const std::string&, int)> scan =
+      [&](const fs::path& at, const std::string& text, int depth) {
+        if (depth > 4) return;
+        // Includes outside comments: found in the text with comments blanked (strings kept).
+        const std::string masked = mask_comments_and_strings(text);
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), include_re);
+             it != std::sregex_iterator(); ++it) {
+          const auto pos = static_cast<std::size_t>(it->position(0));
+          if (masked.compare(pos, 1, "#") != 0) continue;  // inside a comment
+          std::vector<fs::path> candidates = {at.parent_path() / (*it)[1].str()};
+          for (const auto& d : dirs) candidates.push_back(d / (*it)[1].str());
+          for (const auto& c : candidates) {
+            std::error_code ec;
+            if (!fs::is_regular_file(c, ec)) continue;
+            const std::string key = fs::weakly_canonical(c, ec).string();
+            if (!seen.insert(key).second) break;
+            const std::string header = read_file(c);
+            for (KernelDecl d : find_kernels(header)) out.push_back(d);
+            scan(c, header, depth + 1);
+            break;
+          }
+        }
+      };
+  scan(file, source, 0);
+  return out;
+}
+
 /// clang's output with the snippets of `display`'s lines shown as the student wrote them: clang
 /// quotes the line it compiled, and banksim's rewrite changed some (a launch, a `__shared__`
 /// declaration). Where a quoted line differs from the file's, the file's line is shown and the
@@ -636,6 +676,29 @@ struct Module::Impl : rt::WidthPlan {
     if (line <= 0 || static_cast<std::size_t>(line) > source_lines.size()) return {};
     return trim(source_lines[static_cast<std::size_t>(line - 1)]);
   }
+  /// A line of another file the kernel's code comes from (a header it includes by path), read
+  /// once; "" for the toolkit's and banksim's own headers, and files that cannot be read.
+  mutable std::map<std::string, std::vector<std::string>> other_files;
+  std::vector<std::string> source_dirs;  ///< the file's folder and its -I folders, absolute
+  std::string line_text(const std::string& file, int line) const {
+    if (file == display) return line_text(line);
+    // Only the file's own headers (beside it, or in its -I folders) are quoted.
+    const std::string where = fs::absolute(file).lexically_normal().string();
+    if (file.empty() ||
+        std::none_of(source_dirs.begin(), source_dirs.end(),
+                     [&](const std::string& d) { return where.rfind(d, 0) == 0; })) {
+      return {};
+    }
+    auto it = other_files.find(file);
+    if (it == other_files.end()) {
+      std::vector<std::string> lines;
+      std::istringstream in(read_file(file));
+      for (std::string l; std::getline(in, l);) lines.push_back(l);
+      it = other_files.emplace(file, std::move(lines)).first;
+    }
+    if (line <= 0 || static_cast<std::size_t>(line) > it->second.size()) return {};
+    return trim(it->second[static_cast<std::size_t>(line - 1)]);
+  }
 };
 
 Module::Module(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -684,10 +747,28 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     while (std::getline(in, line)) impl->source_lines.push_back(line);
   }
   impl->declared = find_kernels(source);
+  impl->source_dirs.push_back(fs::absolute(cu_file).parent_path().lexically_normal().string() +
+                              "/");
+  for (const auto& f : options.extra_flags) {
+    if (f.rfind("-I", 0) == 0 && f.size() > 2) {
+      impl->source_dirs.push_back(fs::absolute(f.substr(2)).lexically_normal().string() + "/");
+    }
+  }
   for (const std::string& k : options.kernels) {
     const std::string base = base_name(k);
-    const bool found = std::any_of(impl->declared.begin(), impl->declared.end(),
-                                   [&](const KernelDecl& d) { return d.name == base; });
+    bool found = std::any_of(impl->declared.begin(), impl->declared.end(),
+                             [&](const KernelDecl& d) { return d.name == base; });
+    if (!found) {
+      // Defined in a header the file includes by path (`#include "scan.cuh"`, as cuda-samples
+      // do): the kernel is compiled with the file; its lines are the header's.
+      for (const KernelDecl& d : kernels_in_local_headers(cu_file, source, options.extra_flags)) {
+        if (d.name == base) {
+          impl->declared.push_back(d);
+          found = true;
+          break;
+        }
+      }
+    }
     if (!found) {
       std::string list;
       for (const KernelDecl& d : impl->declared) {
@@ -1093,7 +1174,7 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
       l.file = file;
       l.line = line;
       l.column = column;
-      l.source = file == impl_->display ? impl_->line_text(line) : "";
+      l.source = impl_->line_text(file, line);
       l.op = s.op;
       l.bytes = s.bytes;
       l.variable = s.var >= 0 ? impl_->layout.vars[static_cast<std::size_t>(s.var)].name : "";
@@ -1125,7 +1206,7 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
       l.file = file;
       l.line = line;
       l.column = column;
-      l.source = file == impl_->display ? impl_->line_text(line) : "";
+      l.source = impl_->line_text(file, line);
       l.op = s.op;
       l.bytes = s.bytes;
       report.global_lines.push_back(l);
