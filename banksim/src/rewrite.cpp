@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <regex>
+#include <set>
 #include <stdexcept>
 
 namespace banksim {
@@ -172,7 +174,62 @@ std::string rewrite_for_host(const std::string& source, const std::string& displ
     const auto len = static_cast<std::size_t>(it->length());
     edits.push_back({pos, len, "BANKSIM_REDZONE(__COUNTER__) __shared__" + newlines(pos, len)});
   }
-  // 3. callee<<<config>>>(args)  ->  ::banksim::configure(config).kernel(callee)(args)
+  // 3. callee<<<config>>>(args)  ->  ::banksim::configure(config).kernel(callee)(args); for a
+  // kernel (not a template) with default arguments, the launch also gets a lambda with the
+  // kernel's own parameter list, defaults and all, that turns the launch's arguments into all of
+  // them: ...kernel(callee).defaults([](float* out, int n = 32) { return
+  // ::std::make_tuple(out, n); })(args). Kept on the launch's line.
+  std::map<std::string, std::string> shims;  // kernel name -> its defaults(...) lambda
+  for (const KernelDecl& d : find_kernels(source)) {
+    if (d.is_template || d.params.size() < 2 || d.params.find('"') != std::string::npos) continue;
+    std::string inner = mask_comments_and_strings(d.params.substr(1, d.params.size() - 2));
+    for (char& c : inner) {
+      if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    }
+    // Top-level commas split the parameters; a top-level '=' starts a default.
+    std::vector<std::string> params(1);
+    int depth = 0;
+    bool has_default = false;
+    for (char c : inner) {
+      if (c == '(' || c == '<' || c == '[' || c == '{') ++depth;
+      if (c == ')' || c == '>' || c == ']' || c == '}') --depth;
+      if (c == ',' && depth == 0) {
+        params.emplace_back();
+        continue;
+      }
+      if (c == '=' && depth == 0) has_default = true;
+      params.back() += c;
+    }
+    if (!has_default) continue;
+    std::string names;
+    bool ok = true;
+    for (const std::string& param : params) {
+      std::string decl = param.substr(0, param.find('='));
+      while (!decl.empty() && std::isspace(static_cast<unsigned char>(decl.back())) != 0) {
+        decl.pop_back();
+      }
+      if (!decl.empty() && decl.back() == ']') decl = decl.substr(0, decl.find('['));
+      while (!decl.empty() && std::isspace(static_cast<unsigned char>(decl.back())) != 0) {
+        decl.pop_back();
+      }
+      std::size_t b = decl.size();
+      while (b > 0 && is_ident(decl[b - 1])) --b;
+      const std::string name = decl.substr(b);
+      // A name, not the last word of a type ("int" alone, "float*"): else no shim.
+      static const std::set<std::string> not_names = {
+          "int",  "unsigned", "float",  "double", "char", "short",    "long",
+          "bool", "const",    "size_t", "signed", "void", "volatile", "__restrict__"};
+      if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) != 0 ||
+          not_names.count(name) != 0 || b == 0) {
+        ok = false;
+        break;
+      }
+      names += (names.empty() ? "" : ", ") + name;
+    }
+    if (ok) {
+      shims[d.name] = ".defaults([](" + inner + ") { return ::std::make_tuple(" + names + "); })";
+    }
+  }
   for (std::size_t at = m.find("<<<"); at != std::string::npos; at = m.find("<<<", at + 3)) {
     const std::size_t close = m.find(">>>", at + 3);
     if (close == std::string::npos) break;
@@ -189,9 +246,11 @@ std::string rewrite_for_host(const std::string& source, const std::string& displ
     while (k > 0 && (is_ident(m[k - 1]) || m[k - 1] == ':')) --k;
     const std::string callee = source.substr(k, at - k);
     const std::string config = source.substr(at + 3, close - at - 3);
-    edits.push_back(
-        {k, close + 3 - k,
-         "::banksim::configure(" + config + ").kernel(" + callee + ")" + newlines(k, at - k)});
+    const auto shim = shims.find(callee);
+    edits.push_back({k, close + 3 - k,
+                     "::banksim::configure(" + config + ").kernel(" + callee + ")" +
+                         (shim != shims.end() ? shim->second : std::string()) +
+                         newlines(k, at - k)});
   }
   // The file name as a string literal: quotes and backslashes escaped, other bytes as octal
   // escapes (a student's folder may be called anything).

@@ -697,18 +697,34 @@ struct LaunchConfigurator {
     const LaunchConfigurator* config;
     void (*fn)(P...);
     // The parameters' own types: the arguments convert as in a call (NULL or 0 for a pointer).
-    // Default arguments of the kernel cannot be seen through its pointer: pass every argument.
+    // Default arguments cannot be seen through the kernel's pointer: for a kernel of the file
+    // that has them, the rewrite adds defaults() below.
     void operator()(P... a) const {
       static const KernelEntry entry = make_kernel_entry("<launched from host code>", fn);
       std::tuple<P...> values(a...);
       call(entry, values, std::index_sequence_for<P...>{});
     }
+    /// A launch of a kernel with default arguments (the source rewrite adds this): `all` has
+    /// the kernel's parameter list, defaults included, and returns every argument.
+    template <typename F>
+    struct WithDefaults {
+      const Bound* bound;
+      F all;
+      template <typename... A>
+      void operator()(A&&... a) const {
+        std::apply(*bound, all(std::forward<A>(a)...));
+      }
+    };
+    template <typename F>
+    WithDefaults<F> defaults(F all) const {
+      return WithDefaults<F>{this, all};
+    }
     template <typename... A, std::enable_if_t<sizeof...(A) != sizeof...(P), int> = 0>
     void operator()(A&&...) const {
       static_assert(sizeof...(A) == sizeof...(P),
                     "banksim: this <<<>>> launch passes a different number of arguments than the "
-                    "kernel has parameters (a kernel's default arguments cannot be left out of a "
-                    "launch under banksim: pass every one)");
+                    "kernel has parameters (default arguments can be left out only where the "
+                    "kernel, not a template, is declared in the same file)");
     }
     template <std::size_t... I>
     void call(const KernelEntry& entry, std::tuple<P...>& values, std::index_sequence<I...>) const {
