@@ -69,6 +69,7 @@ Module& module(const std::string& file) {
        {"block_sum", "tile8_max", "streaming_copy", "async_stage", "async_no_wait", "group_sums",
         "grid_stride_double", "aggregated_append", "tile_shuffle_wide", "multi_warp_ranks"}},
       {"host_api.cu", {"weigh"}},
+      {"cuda_barrier.cu", {"staged_sum", "read_before_wait"}},
       {"half_types.cu", {"half2_sum", "half_column", "bf16_fma", "half_round"}},
       {"vector_types_all.cu", {"make_all", "cuda_std", "float3_cross"}},
       {"intrinsics.cu", {"warp_collectives", "integer_math", "scoped_atomics"}},
@@ -672,6 +673,67 @@ TEST_CASE("cooperative groups: tiles of several warps have their ranks, and sync
     // rank in its 64-thread tile, 2 tiles, and the tile index the mirrored thread wrote.
     CHECK(out.as<int>()[t] == (t % 64) * 1000 + 2 * 100 + (127 - t) / 64);
   }
+}
+
+TEST_CASE("cuda::barrier: memcpy_async double-buffers a tile as on the H200",
+          "[banksim][feature]") {
+  // tests/corpus/cuda_barrier.cu's staged_sum: 16-byte copies that nvcc makes TMA bulk copies
+  // (UBLKCP) for sm_90, which the H200's ncu counts neither as shared stores nor as global loads
+  // (measurements/h200-2026-12-01-session10/cuda_barrier_check-h200.txt: shared loads 8 requests
+  // and 32 wavefronts, no shared store, no global load, 2 global store requests of 8 sectors).
+  const int tiles = 4;
+  std::vector<float> values(static_cast<std::size_t>(tiles) * 64 * 4);
+  for (std::size_t i = 0; i < values.size() / 4; ++i) {
+    values[4 * i] = static_cast<float>(i % 7);
+    values[4 * i + 1] = static_cast<float>(i % 5);
+    values[4 * i + 2] = 0.5f;
+    values[4 * i + 3] = static_cast<float>(i % 3);
+  }
+  const DeviceBuffer in = upload(values);
+  DeviceBuffer out(64 * sizeof(float));
+  const auto r =
+      module("cuda_barrier.cu").launch("staged_sum", {1, 64}, {out, in, Arg::scalar(tiles)});
+  CHECK(r.problems.empty());
+  for (int t = 0; t < 64; ++t) {
+    float want = 0;
+    for (int k = 0; k < tiles; ++k) {
+      const std::size_t i = static_cast<std::size_t>(k * 64 + 63 - t);
+      want += values[4 * i] + values[4 * i + 1] + values[4 * i + 2] + values[4 * i + 3];
+    }
+    INFO("thread " << t);
+    CHECK(out.as<float>()[t] == want);
+  }
+  std::uint64_t load_requests = 0, load_wavefronts = 0, stores = 0;
+  for (const auto& l : r.lines) {
+    if (l.op == kLoad) {
+      load_requests += l.requests;
+      load_wavefronts += l.wavefronts;
+    } else {
+      stores += l.requests;
+    }
+  }
+  CHECK(load_requests == 8);
+  CHECK(load_wavefronts == 32);
+  CHECK(stores == 0);
+  std::uint64_t global_loads = 0, global_stores = 0, store_sectors = 0;
+  for (const auto& g : r.global_lines) {
+    if (g.op == kLoad) {
+      global_loads += g.requests;
+    } else {
+      global_stores += g.requests;
+      store_sectors += g.sectors;
+    }
+  }
+  CHECK(global_loads == 0);
+  CHECK(global_stores == 2);
+  CHECK(store_sectors == 8);
+
+  // Reading another thread's copy before the barrier: a race, as on the GPU.
+  const auto early = module("cuda_barrier.cu").launch("read_before_wait", {1, 64}, {out, in});
+  const auto* p = find_problem(early, "race");
+  REQUIRE(p != nullptr);
+  CHECK((p->line == marker(corpus("cuda_barrier.cu"), "early") ||
+         p->other_line == marker(corpus("cuda_barrier.cu"), "early")));
 }
 
 TEST_CASE("host code: a file with nvcc-style host code compiles and its kernel runs",

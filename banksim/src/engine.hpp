@@ -317,6 +317,8 @@ class Launch {
     }
   }
   Thread* current() const { return current_; }
+  /// The shared variable at an arena offset (-1: none, a red zone or past the used part).
+  int shared_var_at(std::uint32_t offset) const { return var_at(offset); }
   /// A kernel freed a device buffer: forget the cached buffer regions.
   void forget_buffers() { buf_regions_.fill(Region{0, 0}); }
   uint3 current_block() const { return block_idx_; }

@@ -59,6 +59,9 @@ unsigned long long banksim_atomic_u64(int op, void* address, unsigned long long 
                                       unsigned long long compare);
 float banksim_atomic_f32(int op, void* address, float value);
 double banksim_atomic_f64(int op, void* address, double value);
+/// A bulk copy global -> shared (cp.async.bulk, done by the TMA unit on sm_90): checked, not
+/// counted as shared-memory requests or global sectors (ncu's LSU counts leave it out too).
+void banksim_bulk_copy(void* dst, const void* src, std::size_t bytes);
 void* banksim_device_malloc(std::size_t bytes);
 void banksim_device_free(void* pointer);
 void banksim_launch(const banksim::KernelEntry* entry, dim3 grid, dim3 block,

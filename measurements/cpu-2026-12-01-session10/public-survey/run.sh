@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs banksim on every launch of cases.txt (name|file|kernel|grid|block|smem|args, files relative
+# Runs banksim on every launch of cases.txt (name|file|kernel|grid|block|smem|args[|flags], files relative
 # to SRC) and writes one "name<TAB>exit status<TAB>seconds<TAB>first error" line per case to
 # OUT/summary.tsv, with each run's output in OUT/NAME.log. The public sources are not in this
 # repository: fetch them into SRC as README.md says. Usage:
@@ -10,12 +10,13 @@ src=$(cd "$1" && pwd)
 mkdir -p "$2" && out=$(cd "$2" && pwd)
 bin=${3:-$here/../../../build/bin/banksim}
 : >"$out/summary.tsv"
-grep -v "^#" "$here/cases.txt" | while IFS='|' read -r name file kernel grid block smem args; do
+grep -v "^#" "$here/cases.txt" | while IFS='|' read -r name file kernel grid block smem args flags; do
   argv=(); for a in $args; do argv+=(--arg "$a"); done
   sm=(); [ "$smem" != 0 ] && sm=(--smem "$smem")
   start=$(date +%s.%N)
   (cd "$src" && CPATH="$src/src/cuda-samples/Common" timeout 120 "$bin" profile "$file" \
-     --kernel "$kernel" --grid "$grid" --block "$block" "${sm[@]}" "${argv[@]}" --widths clang) \
+     --kernel "$kernel" --grid "$grid" --block "$block" "${sm[@]}" "${argv[@]}" ${flags:-} \
+     --widths clang) \
     >"$out/$name.log" 2>&1 </dev/null
   rc=$?
   el=$(echo "$(date +%s.%N) - $start" | bc)
