@@ -462,24 +462,54 @@ std::string restore_source_lines(const std::string& output, const std::string& d
   const std::string prefix = display + ":";
   std::string out;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    out += lines[i] + "\n";
-    if (lines[i].rfind(prefix, 0) != 0 || i + 1 >= lines.size()) continue;
-    const std::size_t colon = lines[i].find(':', prefix.size());
-    if (colon == std::string::npos) continue;
-    const std::string number = lines[i].substr(prefix.size(), colon - prefix.size());
-    if (number.empty() || !std::all_of(number.begin(), number.end(), ::isdigit)) continue;
-    const std::size_t n = std::stoul(number);
-    if (n == 0 || n > original.size() || lines[i + 1] == original[n - 1]) continue;
-    if (lines[i + 1].find("banksim") == std::string::npos &&
-        lines[i + 1].find("BANKSIM") == std::string::npos) {
-      continue;  // not a line banksim's rewrite changed
+    const std::string& head = lines[i];
+    if (head.rfind(prefix, 0) != 0 || i + 1 >= lines.size()) {
+      out += head + "\n";
+      continue;
     }
-    out += original[n - 1] + "\n";
-    ++i;  // the rewritten line
-    if (i + 1 < lines.size() && !lines[i + 1].empty() &&
-        lines[i + 1].find_first_not_of(" ^~") == std::string::npos) {
-      ++i;  // its caret line
+    // "FILE:LINE:COL: ..." with the quoted line after it.
+    const std::size_t colon = head.find(':', prefix.size());
+    const std::size_t colon2 = colon == std::string::npos ? colon : head.find(':', colon + 1);
+    const std::string number =
+        colon == std::string::npos ? "" : head.substr(prefix.size(), colon - prefix.size());
+    const std::string column =
+        colon2 == std::string::npos ? "" : head.substr(colon + 1, colon2 - colon - 1);
+    const auto digits = [](const std::string& t) {
+      return !t.empty() && std::all_of(t.begin(), t.end(), ::isdigit);
+    };
+    const std::size_t n = digits(number) ? std::stoul(number) : 0;
+    const std::string& quoted = lines[i + 1];
+    if (n == 0 || n > original.size() || quoted == original[n - 1] ||
+        (quoted.find("banksim") == std::string::npos &&
+         quoted.find("BANKSIM") == std::string::npos)) {
+      out += head + "\n";  // not a line banksim's rewrite changed
+      continue;
     }
+    const std::string& mine = original[n - 1];
+    // The column in the student's line: the rewrite changed one stretch of it; a column after
+    // that stretch moves by the length difference, one inside it points at the stretch's start.
+    std::string fixed = head;
+    if (digits(column)) {
+      std::size_t p = 0;
+      while (p < mine.size() && p < quoted.size() && mine[p] == quoted[p]) ++p;
+      std::size_t q = 0;
+      while (q < mine.size() - p && q < quoted.size() - p &&
+             mine[mine.size() - 1 - q] == quoted[quoted.size() - 1 - q]) {
+        ++q;
+      }
+      const std::size_t c = std::stoul(column);
+      std::size_t to = p + 1;
+      if (c - 1 < p) {
+        to = c;
+      } else if (quoted.size() - (c - 1) <= q) {
+        to = c - (quoted.size() - mine.size());
+      }
+      fixed = head.substr(0, colon + 1) + std::to_string(to) + head.substr(colon2);
+    }
+    out += fixed + "\n" + mine + "\n";
+    ++i;  // the rewritten line; then its caret and fix-it lines (indented), whose columns are
+    // the rewritten line's
+    while (i + 1 < lines.size() && !lines[i + 1].empty() && lines[i + 1][0] == ' ') ++i;
   }
   return out;
 }
