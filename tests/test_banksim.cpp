@@ -69,7 +69,7 @@ Module& module(const std::string& file) {
        {"block_sum", "tile8_max", "streaming_copy", "async_stage", "async_no_wait", "group_sums",
         "grid_stride_double", "aggregated_append", "tile_shuffle_wide", "multi_warp_ranks"}},
       {"host_api.cu", {"weigh"}},
-      {"cuda_barrier.cu", {"staged_sum", "read_before_wait"}},
+      {"cuda_barrier.cu", {"staged_sum", "read_before_wait", "group_copy"}},
       {"half_types.cu", {"half2_sum", "half_column", "bf16_fma", "half_round"}},
       {"vector_types_all.cu", {"make_all", "cuda_std", "float3_cross"}},
       {"intrinsics.cu", {"warp_collectives", "integer_math", "scoped_atomics"}},
@@ -727,6 +727,32 @@ TEST_CASE("cuda::barrier: memcpy_async double-buffers a tile as on the H200",
   CHECK(global_loads == 0);
   CHECK(global_stores == 2);
   CHECK(store_sectors == 8);
+
+  // The group form (one bulk copy for the block, UBLKCP on the H200) with a split arrive/wait:
+  // shared loads 2 requests of 8 wavefronts in all, no stores, no global loads, as the H200's.
+  const auto g = module("cuda_barrier.cu").launch("group_copy", {1, 64}, {out, in});
+  CHECK(g.problems.empty());
+  for (int t = 0; t < 64; ++t) {
+    const std::size_t i = static_cast<std::size_t>(63 - t);
+    CHECK(out.as<float>()[t] ==
+          values[4 * i] + values[4 * i + 1] + values[4 * i + 2] + values[4 * i + 3]);
+  }
+  std::uint64_t g_loads = 0, g_wavefronts = 0, g_stores = 0, g_global_loads = 0;
+  for (const auto& l : g.lines) {
+    if (l.op == kLoad) {
+      g_loads += l.requests;
+      g_wavefronts += l.wavefronts;
+    } else {
+      g_stores += l.requests;
+    }
+  }
+  for (const auto& gl : g.global_lines) {
+    if (gl.op == kLoad) g_global_loads += gl.requests;
+  }
+  CHECK(g_loads == 2);
+  CHECK(g_wavefronts == 8);
+  CHECK(g_stores == 0);
+  CHECK(g_global_loads == 0);
 
   // Reading another thread's copy before the barrier: a race, as on the GPU.
   const auto early = module("cuda_barrier.cu").launch("read_before_wait", {1, 64}, {out, in});

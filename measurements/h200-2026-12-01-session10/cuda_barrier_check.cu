@@ -1,6 +1,7 @@
-// cuda_barrier_check.cu - tests/corpus/cuda_barrier.cu's staged_sum on the H200: its outputs
-// against the host's sums, for banksim's test `cuda::barrier: ...`; profiled with ncu for the
-// shared-memory requests and wavefronts of its cuda::memcpy_async copies (LDGSTS) and loads.
+// cuda_barrier_check.cu - tests/corpus/cuda_barrier.cu's staged_sum and group_copy on the H200:
+// their outputs against the host's sums, for banksim's test `cuda::barrier: ...`; profiled with ncu
+// for the shared-memory requests and wavefronts of its cuda::memcpy_async copies (LDGSTS) and
+// loads.
 //   nvcc -arch=sm_90 -lineinfo -o cuda_barrier_check cuda_barrier_check.cu && ./cuda_barrier_check
 #include <cstdio>
 
@@ -28,5 +29,13 @@ int main() {
     bad += out[t] != want;
   }
   std::printf("staged_sum: %d of 64 outputs differ from the host's sums\n", bad);
+  group_copy<<<1, 64>>>(out, in);
+  if (cudaDeviceSynchronize() != cudaSuccess) return 1;
+  bad = 0;
+  for (int t = 0; t < 64; ++t) {
+    const float4 v = in[63 - t];
+    bad += out[t] != v.x + v.y + v.z + v.w;
+  }
+  std::printf("group_copy: %d of 64 outputs differ from the host's sums\n", bad);
   return 0;
 }

@@ -53,3 +53,17 @@ __global__ void half_block_barrier(float* out) {
   if (threadIdx.x < blockDim.x / 2) bar.arrive_and_wait();
   out[threadIdx.x] = 1.0f;
 }
+
+// The group form (the block copies one 1 KiB tile together) and the split arrive/wait.
+__global__ void group_copy(float* out, const float4* in) {
+  __shared__ float4 tile[64];
+  __shared__ cuda::barrier<cuda::thread_scope::thread_scope_block> bar;
+  auto block = cg::this_thread_block();
+  if (block.thread_rank() == 0) init(&bar, block.size());
+  block.sync();
+  cuda::memcpy_async(block, tile, in, sizeof(tile), bar);
+  auto token = bar.arrive();
+  bar.wait(std::move(token));
+  const float4 v = tile[63 - block.thread_rank()];  // @group_read
+  out[block.thread_rank()] = v.x + v.y + v.z + v.w;
+}
