@@ -45,6 +45,20 @@ void on_crash_signal(int sig) {
   emergency_exit("crash", std::string("the kernel crashed with ") + what, 128 + sig);
 }
 
+}  // namespace banksim::rt::detail
+
+extern "C" void banksim_stop(const char* what) {
+  using namespace banksim::rt::detail;
+  if (g_launch == nullptr) {
+    std::fprintf(stderr, "banksim: %s\n", what);
+    std::fflush(stderr);
+    std::abort();
+  }
+  emergency_exit("crash", std::string("stopped the kernel: ") + what + ";", 128 + SIGABRT);
+}
+
+namespace banksim::rt::detail {
+
 void on_exit_during_launch() {
   if (g_launch != nullptr) {
     emergency_exit("crash", "the kernel called exit() during the launch", 3);

@@ -398,10 +398,9 @@ std::string stub_definitions(const std::vector<std::string>& names, const std::s
     out += fmt::format(
         "extern \"C\" void banksim_undefined_{0}() __asm__(\"{1}\");\n"
         "extern \"C\" __attribute__((used)) void banksim_undefined_{0}() {{\n"
-        "  std::fprintf(stderr, \"banksim: %s was called, and %s does not define it: banksim "
-        "compiles this one file (a function defined in another source file, or in a library such "
-        "as cuBLAS, is not there); it runs kernels, not the program's main\\n\", \"{2}\", "
-        "\"{3}\");\n  std::fflush(stderr);\n  std::abort();\n}}\n",
+        "  banksim_stop(\"{2} was called, and {3} does not define it: banksim compiles this one "
+        "file (a function defined in another source file, or in a library such as cuBLAS, is not "
+        "there); it runs kernels, not the program's main\");\n}}\n",
         i, names[i], quoted(shown), quoted(display));
   }
   return out;
@@ -474,8 +473,8 @@ std::string restore_source_lines(const std::string& output, const std::string& d
         colon == std::string::npos ? "" : head.substr(prefix.size(), colon - prefix.size());
     const std::string column =
         colon2 == std::string::npos ? "" : head.substr(colon + 1, colon2 - colon - 1);
-    const auto digits = [](const std::string& t) {
-      return !t.empty() && std::all_of(t.begin(), t.end(), ::isdigit);
+    const auto digits = [](const std::string& t) {  // and small enough for stoul
+      return !t.empty() && t.size() <= 9 && std::all_of(t.begin(), t.end(), ::isdigit);
     };
     const std::size_t n = digits(number) ? std::stoul(number) : 0;
     const std::string& quoted = lines[i + 1];
@@ -898,7 +897,7 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   std::string key_text = tu + clang;
   for (const auto& f : flags) key_text += "\x1f" + f;
   key_text += headers_text;
-  key_text += "\x1fundefined-stubs-v1";  // modules built before the stubs were had none
+  key_text += "\x1fundefined-stubs-v2";  // modules built before the stubs were had none
   const fs::path cache =
       !options.cache_dir.empty()
           ? options.cache_dir

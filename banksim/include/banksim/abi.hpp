@@ -62,6 +62,10 @@ double banksim_atomic_f64(int op, void* address, double value);
 /// A bulk copy global -> shared (cp.async.bulk, done by the TMA unit on sm_90): checked, not
 /// counted as shared-memory requests or global sectors (ncu's LSU counts leave it out too).
 void banksim_bulk_copy(void* dst, const void* src, std::size_t bytes);
+/// Stops the launch on purpose: what the kernel did that banksim cannot run (a grid.sync(), a
+/// function nothing defines...). The report's problem (kind "crash", exit status 134, as abort())
+/// carries `what`; outside a launch it prints it and aborts.
+[[noreturn]] void banksim_stop(const char* what);
 void* banksim_device_malloc(std::size_t bytes);
 void banksim_device_free(void* pointer);
 void banksim_launch(const banksim::KernelEntry* entry, dim3 grid, dim3 block,

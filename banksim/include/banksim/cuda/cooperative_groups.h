@@ -24,9 +24,7 @@ namespace cooperative_groups {
 namespace banksim_detail {
 /// Stops the launch with a message in the report (as course_todo does under banksim).
 [[noreturn]] inline void unsupported(const char* what) {
-  std::fprintf(stderr, "banksim: %s\n", what);
-  std::fflush(stderr);
-  std::abort();
+  banksim_stop(what);
 }
 /// A group's shuffle of any trivially copyable type, as CUDA's cooperative groups allow (a
 /// uint4, a struct): one warp shuffle of up to 8 bytes, or one per 4-byte word of a larger type.
