@@ -199,6 +199,30 @@ TEST_CASE("grader: known-bad submissions get the right verdict and reason", "[gr
   }
 }
 
+TEST_CASE("grader: where the solution has accesses nvcc merges, nvcc's widths are read at once",
+          "[grader]") {
+  // Exercise 05 (ExerciseSpec::nvcc_widths_expected): with the default widths the submission is
+  // compiled with nvcc's at once, not first with clang's and then again (no "-nvcc" job folder).
+  if (std::system("command -v nvcc >/dev/null 2>&1") != 0) {
+    WARN("nvcc is not installed here: the default widths are clang's, nothing to check");
+    return;
+  }
+  const GradeRun r = grade("--submission solutions --exercise 05 --widths auto", "nvcc-at-once");
+  REQUIRE(r.results.is_object());
+  CHECK(exercise_score(r.results, "05") == 100);
+  CHECK(test_of(r.results, "05", "conflicts").value("output", "").find("access widths: nvcc") !=
+        std::string::npos);
+  int jobs = 0;
+  for (const auto& e :
+       fs::recursive_directory_iterator(build_dir() / "test-grade" / "nvcc-at-once" / "work")) {
+    if (!e.is_directory() || e.path().filename().string().rfind("05-", 0) != 0) continue;
+    ++jobs;
+    INFO(e.path().string());
+    CHECK(e.path().filename().string().find("-nvcc") == std::string::npos);
+  }
+  CHECK(jobs > 0);
+}
+
 TEST_CASE("grader: an alternative solution (XOR swizzle instead of padding) passes", "[grader]") {
   const GradeRun r = grade("--submission tests/submissions/swizzled_alternative --exercise 04",
                            "swizzled_alternative");

@@ -60,13 +60,15 @@ namespace {
 
 /// Runs `k` of workload `w` at `s` under banksim; returns the report and checks the outputs.
 banksim::LaunchReport run_under_banksim(const course::KernelRef& k, const course::Workload& w,
-                                        const course::Launch& l, const course::Size& s) {
+                                        const course::Launch& l, const course::Size& s,
+                                        banksim::Widths widths = banksim::Widths::kAuto) {
   static std::map<std::string, banksim::Module> modules;
-  const std::string key = k.file + ":" + k.kernel;
+  const std::string key = k.file + ":" + k.kernel + ":" + std::to_string(static_cast<int>(widths));
   auto it = modules.find(key);
   if (it == modules.end()) {
     banksim::CompileOptions o;
     o.kernels = {k.kernel};
+    o.widths = widths;
     o.extra_flags = {"-Igpu/include"};
     it = modules.emplace(key, banksim::Module::compile(k.file, o)).first;
   }
@@ -123,5 +125,24 @@ TEST_CASE("registry: solutions and variants are correct, and conflict-free where
         for (const auto& l : r.lines) CHECK(l.wavefronts == l.ideal);
       }
     }
+  }
+}
+
+TEST_CASE("registry: nvcc_widths_expected marks exactly the solutions with accesses nvcc merges",
+          "[registry][banksim]") {
+  // The grader reads nvcc's widths at once for these (CPU mode, default widths), for the
+  // submission and the baseline: a flag on an exercise whose kernels nvcc would not change costs
+  // an nvcc run; a missing one, a second run.
+  for (const auto& e : course::exercises()) {
+    if (e.kind != course::ExerciseSpec::Kind::kKernel) continue;
+    INFO("exercise " << e.id);
+    const course::Size& s = e.sizes[0];
+    const auto r = run_under_banksim(e.solution(), e.workload, e.workload.launch(s), s,
+                                     banksim::Widths::kClang);
+    CHECK(r.mergeable == e.nvcc_widths_expected);
+    // The baseline the grader runs beside it gets the same flag.
+    const auto b =
+        run_under_banksim(e.baseline, e.workload, e.workload.launch(s), s, banksim::Widths::kClang);
+    CHECK(b.mergeable == e.nvcc_widths_expected);
   }
 }

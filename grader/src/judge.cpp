@@ -151,6 +151,7 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
     WorkerJob job = job_for(ev.file, spec.kernel, "kernel");
     job.request.runs = runs;
     job.inputs = ev.inputs;
+    job.nvcc_widths_expected = spec.nvcc_widths_expected;
     WorkerOutcome all = backend.run(job, fresh_dir(ev.options, spec.slug + "-student-all"),
                                     Limits{60.0 * static_cast<double>(runs.size())});
     // The process ended normally and reported every size (a size may have stopped inside
@@ -182,6 +183,7 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
     WorkerJob job = job_for(ev.file, spec.kernel, "kernel");
     job.request.runs = {runs[k]};
     job.inputs = {ev.inputs[k]};
+    job.nvcc_widths_expected = spec.nvcc_widths_expected;
     // banksim reports its counts with every run; a GPU's counters come from one profiled job.
     ev.student.push_back(backend.run(
         job, fresh_dir(ev.options, fmt::format("{}-student-{}", spec.slug, k)), Limits{60.0}));
@@ -248,6 +250,7 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
     base.request.runs = {runs[0]};
     base.inputs = {ev.inputs[0]};
     base.profile = ev.caps.can_profile;
+    base.nvcc_widths_expected = spec.nvcc_widths_expected;
     ev.baseline = backend.run(base, fresh_dir(ev.options, spec.slug + "-baseline"), Limits{90.0});
     if (ev.baseline.ran(0) && ev.baseline.counters_error.empty()) {
       const std::lock_guard<std::mutex> lock(cache_mutex);

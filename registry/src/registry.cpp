@@ -354,6 +354,7 @@ ExerciseSpec ex05() {  // the solution makes 16.0x fewer wavefronts than the unp
   e.kernel = "gemm_abt";
   e.baseline = {"lessons/05-gemm-tile/gemm_naive.cu", "gemm_abt_naive"};
   e.workload = gemm_abt();
+  e.nvcc_widths_expected = true;  // as[ty][k..k+3] -> LDS.128, bs[tx][k..k+1] -> LDS.64
   e.workload.launch = [](const Size& s) {
     Launch l;
     l.grid[0] = ceil_div(s.n, kTile);

@@ -33,6 +33,9 @@ struct WorkerJob {
   std::vector<std::array<long long, 32>> host_cases;  ///< host exercises
   bool profile = false;   ///< read the hardware counters (when the backend can)
   bool sanitize = false;  ///< run the GPU sanitizers (when the backend can)
+  /// CPU, default widths: nvcc's widths are expected to matter (ExerciseSpec's
+  /// nvcc_widths_expected): read them at once rather than after a run with clang's.
+  bool nvcc_widths_expected = false;
 };
 
 /// How the worker process ended, and what it reported.

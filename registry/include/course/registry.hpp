@@ -190,6 +190,11 @@ struct ExerciseSpec {
   std::vector<std::string> hints;
   Points points;       ///< the gates' points
   int host_cases = 0;  ///< host exercises: how many random cases are checked
+  /// CPU mode with the default widths: the reference solution has accesses nvcc merges into
+  /// wider instructions (an unrolled tile loop), so a submission is compiled with nvcc's widths
+  /// at once instead of first with clang's, which would find that and run it again. Checked
+  /// against banksim by the registry tests.
+  bool nvcc_widths_expected = false;
 
   /// The reference solution: solutions/SLUG/FILE, `kernel`.
   KernelRef solution() const { return {"solutions/" + slug + "/" + file, kernel}; }
