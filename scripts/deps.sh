@@ -57,6 +57,7 @@ build_reqs=(
   "lib libboost_context.so|libboost-context-dev libboost-context-dev libboost-context-dev"
   "asan clang's sanitizer headers|libclang-rt-14-dev libclang-common-14-dev libclang-rt-18-dev"
   "symbolizer llvm-symbolizer (source lines in banksim's reports)|llvm llvm llvm"
+  "llvmdev LLVM's development files for clang's version (banksim's region pass)|llvm-14-dev llvm-14-dev llvm-18-dev"
   "cmd bwrap|bubblewrap bubblewrap bubblewrap"
 )
 # GPU mode: no clang (student code is built by nvcc with g++ as its host compiler), the toolkit's
@@ -115,6 +116,9 @@ for r in "${reqs[@]}"; do
     catch2) { have_header catch2/catch.hpp || have_header catch2/catch_all.hpp; } && continue ;;
     symbolizer)
       for n in llvm-symbolizer llvm-symbolizer-14 llvm-symbolizer-15; do have_cmd "$n" && continue 2; done ;;
+    llvmdev)
+      major=$(clang++ --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1)
+      [ -n "$major" ] && [ -e "/usr/lib/llvm-$major/lib/cmake/llvm/LLVMConfig.cmake" ] && continue ;;
     asan)
       dir=$(clang++ -print-resource-dir 2>/dev/null || true)
       [ -n "$dir" ] && [ -e "$dir/include/sanitizer/asan_interface.h" ] && continue ;;

@@ -4,6 +4,7 @@
 // globals, and the public functions of banksim/runtime.hpp.
 #include "banksim/abi.hpp"
 
+#include <cstdlib>
 #include <cstring>
 
 #include "engine.hpp"
@@ -304,6 +305,11 @@ T atomic_entry(int op, void* address, T value, T compare, std::uint64_t pc) {
 extern "C" void banksim_syncthreads(void) {
   if (banksim::rt::detail::g_launch != nullptr)
     banksim::rt::detail::g_launch->syncthreads(BANKSIM_PC, 0);
+}
+// A kernel cut into regions (banksim/pass/regions.cpp) asks for its thread's frame at each call.
+extern "C" void* banksim_region_frame(void) {
+  if (banksim::rt::detail::g_launch == nullptr) std::abort();
+  return banksim::rt::detail::g_launch->region_frame();
 }
 extern "C" int banksim_syncthreads_count(int predicate) {
   if (banksim::rt::detail::g_launch == nullptr) return predicate != 0;

@@ -202,7 +202,8 @@ struct WarpRequest {
 enum class State : std::uint8_t { kRunnable, kAtBarrier, kAtWarpSync, kDone };
 
 struct Thread {
-  ctx::fiber fiber;  // its continuation while it waits (empty while it runs)
+  ctx::fiber fiber;       // its continuation while it waits (empty while it runs)
+  char* frame = nullptr;  // with regions: its locals and where it goes on (a region number)
   uint3 tid{0, 0, 0};
   std::uint16_t linear = 0;
   std::uint16_t warp = 0;
@@ -317,6 +318,13 @@ class Launch {
     }
   }
   Thread* current() const { return current_; }
+  /// The running thread's frame (a kernel cut into regions asks for it at each call).
+  void* region_frame() {
+    if (current_ == nullptr || current_->frame == nullptr) {
+      request_abort("internal error: a kernel cut into regions ran without a frame");
+    }
+    return current_->frame;
+  }
   /// The shared variable at an arena offset (-1: none, a red zone or past the used part).
   int shared_var_at(std::uint32_t offset) const { return var_at(offset); }
   /// A kernel freed a device buffer: forget the cached buffer regions.
@@ -330,7 +338,13 @@ class Launch {
   void make_fibers();
   /// Ends every fiber (after the last block, or an abort).
   void end_fibers();
+  /// Fields of each thread that do not change between blocks.
+  void init_threads();
+  /// A kernel cut into regions (banksim/pass/regions.cpp): a frame for each thread.
+  void make_frames(std::uint64_t frame_bytes);
   void run_warp(unsigned warp);
+  /// With regions: each runnable lane runs to its next barrier or its end in one call.
+  void run_warp_regions(unsigned warp);
   void resume(Thread& t);
   void arrived(ctx::fiber&& from);
   void suspend(Thread& t);
@@ -476,6 +490,8 @@ class Launch {
   Thread* from_ = nullptr;  // the thread that switched last (nullptr: the scheduler)
   unsigned warp_last_ = 0;  // one past the last thread of the warp being run
   bool fibers_made_ = false;
+  bool regions_ = false;  // the kernel was cut into regions: no fibers
+  std::unique_ptr<char, void (*)(void*)> frames_{nullptr, std::free};
   bool stopping_ = false;  // the fibers return instead of waiting for another block
   uint3 block_idx_{0, 0, 0};
   std::uint32_t block_serial_ = 0;
@@ -577,9 +593,23 @@ inline void Launch::shared_access(std::uint32_t offset, std::uint32_t size, Op o
   bool whole = words != 0 && (offset & 3U) == 0;
   if (whole) {
     // The words' split flags at once (an aligned access of 4, 8 or 16 bytes: 1, 2 or 4 flags).
-    std::uint32_t flags = 0;
-    std::memcpy(&flags, &split_[first], words);
-    whole = flags == 0;
+    // One load of constant width each: a memcpy of `words` bytes into a local is a library
+    // call whose byte stores the 4-byte read of the local then waits for (a store-forwarding
+    // stall, once the hot path's largest cost).
+    const std::uint8_t* f = &split_[first];
+    if (words == 1) {
+      whole = f[0] == 0;
+    } else if (words == 2) {
+      std::uint16_t flags;
+      std::memcpy(&flags, f, 2);
+      whole = flags == 0;
+    } else if (words == 4) {
+      std::uint32_t flags;
+      std::memcpy(&flags, f, 4);
+      whole = flags == 0;
+    } else {
+      for (std::uint32_t i = 0; i < words; ++i) whole = whole && f[i] == 0;
+    }
   }
   if (__builtin_expect(!whole, 0)) {
     shared_cells(offset, size, op, pc, var);

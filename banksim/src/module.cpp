@@ -231,6 +231,33 @@ std::string cccl_include_dir() {
   return {};
 }
 
+/// banksim's pass plugin (banksim/pass/regions.cpp) when `clang` can load it: built for the
+/// same LLVM major version (a plugin of another version does not load). Empty otherwise, and
+/// with BANKSIM_FIBERS=1 (every kernel then runs with a fiber per thread, as before the pass).
+std::string regions_plugin(const std::string& clang) {
+  const std::string plugin = BANKSIM_REGIONS_PLUGIN;
+  if (plugin.empty() || env_or("BANKSIM_FIBERS", "") == "1") return {};
+  std::error_code ec;
+  if (!fs::is_regular_file(plugin, ec)) return {};
+  static std::map<std::string, bool> known;
+  auto it = known.find(clang);
+  if (it != known.end()) return it->second ? plugin : std::string();
+  const std::string major = std::to_string(BANKSIM_REGIONS_LLVM_MAJOR);
+  const std::string path = clang.find('/') == std::string::npos ? find_in_path(clang) : clang;
+  bool ok = false;
+  if (!path.empty()) {
+    const std::string real = fs::canonical(path, ec).string();
+    if (real.find("/llvm-" + major + "/") != std::string::npos) {
+      ok = true;  // Debian's layout: /usr/lib/llvm-14/bin/clang
+    } else {
+      const auto [status, out] = run_command(shell_quote(path) + " --version 2>/dev/null");
+      ok = status == 0 && out.find("clang version " + major + ".") != std::string::npos;
+    }
+  }
+  known[clang] = ok;
+  return ok ? plugin : std::string();
+}
+
 /// "nvcc 13.0" from `nvcc --version` (once per process and nvcc).
 std::string nvcc_release(const std::string& nvcc) {
   static std::map<std::string, std::string> known;
@@ -875,6 +902,13 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     }
   }
   for (const auto& f : options.extra_flags) flags.push_back(f);
+  // Kernels whose barriers a thread passes at most once run without fibers (regions.cpp).
+  std::string plugin_text;
+  if (const std::string plugin = options.regions ? regions_plugin(clang) : std::string();
+      !plugin.empty()) {
+    flags.push_back("-fpass-plugin=" + plugin);
+    plugin_text = read_file(plugin);
+  }
 
   // Cache by content: the TU, the flags and the headers it force-includes.
   // Every banksim header a module may include (cuda_host.hpp and the headers it includes: a
@@ -897,6 +931,7 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   std::string key_text = tu + clang;
   for (const auto& f : flags) key_text += "\x1f" + f;
   key_text += headers_text;
+  key_text += plugin_text;
   key_text += "\x1fundefined-stubs-v2";  // modules built before the stubs were had none
   const fs::path cache =
       !options.cache_dir.empty()
@@ -1106,6 +1141,17 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     }
     impl->layout.vars.push_back(v);
   }
+  // Kernels banksim's pass cut into regions (none without the pass).
+  struct RegionEntry {
+    const void* function;
+    std::uint64_t frame_bytes;
+  };
+  if (const auto* table =
+          static_cast<const RegionEntry*>(dlsym(impl->handle, "__banksim_region_kernels"))) {
+    for (; table->function != nullptr; ++table) {
+      impl->layout.region_kernels.push_back(rt::RegionKernel{table->function, table->frame_bytes});
+    }
+  }
   for (std::size_t i = 0; i < options.kernels.size(); ++i) {
     using EntryFn = const KernelEntry* (*)();
     auto fn = reinterpret_cast<EntryFn>(
@@ -1186,6 +1232,7 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
   report.nvcc_widths = impl_->use_sass;
   report.regrouped = raw.regrouped;
   report.mergeable = raw.mergeable;
+  report.regions = raw.regions;
   report.threads = raw.threads;
   report.seconds = raw.seconds;
   // One row per access: its line and column (two loads on one line are two rows, each with its

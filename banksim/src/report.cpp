@@ -68,6 +68,7 @@ nlohmann::json LaunchReport::to_json() const {
   j["nvcc_widths"] = nvcc_widths;
   j["regrouped"] = regrouped;
   j["mergeable"] = mergeable;
+  j["execution"] = regions ? "regions" : "fibers";
   j["seconds"] = seconds;
   j["sites"] = nlohmann::json::array();
   for (const LineStats& l : lines) {

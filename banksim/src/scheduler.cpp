@@ -4,6 +4,10 @@
 // warp rendezvous of __syncwarp, shuffles and ballots. See engine.hpp for the parts.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <pthread.h>
 
 #include "engine.hpp"
 
@@ -64,6 +68,10 @@ RunResult Launch::run() {
       },
       &known_);
   threads_.resize(num_threads_);
+  init_threads();
+  for (const RegionKernel& k : layout_.region_kernels) {
+    if (k.function == entry_.function) make_frames(k.frame_bytes);
+  }
   warp_epoch_.assign(num_warps_, 0);
   // Code of the module lies within 2 GiB of its data: pcs fit in 32 bits relative to this.
   pc_base_ = layout_.arena_lo - (std::uint64_t{1} << 31);
@@ -107,6 +115,19 @@ void Launch::arrived(ctx::fiber&& from) {
   }
 }
 
+namespace {
+// The saved registers and the frames above them of a suspended fiber: a boost::context::fiber is
+// one pointer, its saved stack pointer. Fetching the next lane's lines while this one switches
+// hides the cache misses of 1024 stacks (their hot tops do not fit the L1 cache together).
+inline void prefetch_stack(const ctx::fiber& f) {
+  static_assert(sizeof(ctx::fiber) == sizeof(void*));
+  const char* sp = nullptr;
+  std::memcpy(&sp, &f, sizeof sp);
+  if (sp == nullptr) return;
+  for (int off = 0; off < 1024; off += 64) __builtin_prefetch(sp + off);
+}
+}  // namespace
+
 void Launch::suspend(Thread& t) {
   // The next runnable lane of the warp runs now, in the order run_warp() would have resumed it;
   // after the last (or an abort) the scheduler does.
@@ -121,6 +142,7 @@ void Launch::suspend(Thread& t) {
   }
   from_ = &t;
   if (next != nullptr) {
+    if (next->linear + 1U < warp_last_) prefetch_stack(threads_[next->linear + 1U].fiber);
     current_ = next;
     threadIdx = next->tid;
     arrived(std::move(next->fiber).resume());
@@ -130,8 +152,7 @@ void Launch::suspend(Thread& t) {
   // Resumed: whoever did set current_ and threadIdx to this thread.
 }
 
-void Launch::make_fibers() {
-  PoolAllocator alloc{&stack_pool()};
+void Launch::init_threads() {
   for (unsigned i = 0; i < num_threads_; ++i) {
     Thread& t = threads_[i];
     t.linear = static_cast<std::uint16_t>(i);
@@ -140,6 +161,39 @@ void Launch::make_fibers() {
     t.lane = static_cast<std::uint8_t>(i % bankmodel::kWarpSize);
     t.trace = &lane_traces()[t.lane];
     t.global_trace = &lane_global_traces()[t.lane];
+  }
+}
+
+void Launch::make_frames(std::uint64_t frame_bytes) {
+  // Frames 64-byte aligned (the pass gives no local more), one after another: the hot ones of
+  // a warp share cache lines and pages, unlike fiber stacks.
+  const std::uint64_t stride = (std::max<std::uint64_t>(frame_bytes, 16) + 63) / 64 * 64;
+  const std::uint64_t bytes = stride * num_threads_;
+  frames_.reset(static_cast<char*>(std::aligned_alloc(64, bytes)));
+  if (!frames_) throw std::runtime_error("banksim: cannot allocate the threads' frames");
+  std::memset(frames_.get(), 0, bytes);
+  for (unsigned i = 0; i < num_threads_; ++i) threads_[i].frame = frames_.get() + i * stride;
+  regions_ = true;
+  result_.regions = true;
+  // Locals live in the frames; the callees of a kernel keep theirs on this thread's stack.
+  stacks_ = Region{reinterpret_cast<std::uintptr_t>(frames_.get()),
+                   reinterpret_cast<std::uintptr_t>(frames_.get()) + bytes};
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void* lo = nullptr;
+    std::size_t size = 0;
+    if (pthread_attr_getstack(&attr, &lo, &size) == 0) {
+      known_.push_back(Region{reinterpret_cast<std::uintptr_t>(lo),
+                              reinterpret_cast<std::uintptr_t>(lo) + size});
+    }
+    pthread_attr_destroy(&attr);
+  }
+}
+
+void Launch::make_fibers() {
+  PoolAllocator alloc{&stack_pool()};
+  for (unsigned i = 0; i < num_threads_; ++i) {
+    Thread& t = threads_[i];
     t.fiber = ctx::fiber(std::allocator_arg, alloc, [this, &t](ctx::fiber&& caller) {
       arrived(std::move(caller));
       while (!stopping_) {
@@ -181,9 +235,10 @@ void Launch::run_block(uint3 block) {
   ++interval_;
   block_first_interval_ = interval_;
   std::fill(warp_epoch_.begin(), warp_epoch_.end(), 0);
-  if (!fibers_made_) make_fibers();
+  if (!regions_ && !fibers_made_) make_fibers();
   for (unsigned i = 0; i < num_threads_; ++i) {
     Thread& t = threads_[i];
+    if (regions_) std::memset(t.frame, 0, 4);  // region 0: the kernel's start
     t.state = State::kRunnable;
     t.trace->clear();
     t.global_trace->clear();
@@ -251,7 +306,30 @@ void Launch::run_block(uint3 block) {
   pending_.active = false;
 }
 
+void Launch::run_warp_regions(unsigned warp) {
+  const unsigned first = warp * bankmodel::kWarpSize;
+  const unsigned last = std::min(first + bankmodel::kWarpSize, num_threads_);
+  warp_last_ = last;
+  for (unsigned i = first; i < last && result_.completed; ++i) {
+    Thread& t = threads_[i];
+    if (t.state != State::kRunnable) continue;
+    current_ = &t;
+    threadIdx = t.tid;
+    try {
+      entry_.invoke(entry_.function, args_);
+    } catch (const KernelAbort&) {
+      // the launch stops; the reason is already recorded
+    }
+    if (t.state == State::kRunnable) {  // it returned from the kernel, not from a barrier
+      resolve_pending();
+      t.state = State::kDone;
+    }
+    current_ = nullptr;
+  }
+}
+
 void Launch::run_warp(unsigned warp) {
+  if (regions_) return run_warp_regions(warp);
   const unsigned first = warp * bankmodel::kWarpSize;
   const unsigned last = std::min(first + bankmodel::kWarpSize, num_threads_);
   warp_last_ = last;
@@ -741,6 +819,7 @@ int Launch::syncthreads(std::uint64_t pc, int predicate) {
   t->state = State::kAtBarrier;
   t->barrier_pc = pc;
   t->x_value = predicate != 0 ? 1 : 0;
+  if (regions_) return 0;  // the kernel returns here (a plain barrier: the pass cut only those)
   suspend(*t);
   check_abort();
   return static_cast<int>(t->x_result);
@@ -752,6 +831,9 @@ unsigned long long Launch::warp_rendezvous(unsigned mask, unsigned long long val
   if (t == nullptr) return value;
   resolve_pending();
   check_abort();
+  if (regions_) {
+    request_abort("internal error: a kernel cut into regions reached a warp function");
+  }
   t->state = State::kAtWarpSync;
   t->x_mask = mask;
   t->x_value = value;

@@ -116,13 +116,14 @@ int profile(const std::string& file, const std::string& kernel, const std::strin
             const std::string& json_path, int diagram_line, const std::string& svg_path,
             const std::string& tile, double timeout, unsigned long long seed,
             banksim::Widths widths, const std::vector<std::string>& include_dirs,
-            const std::vector<std::string>& defines) {
+            const std::vector<std::string>& defines, bool fibers) {
   g_json_path = json_path;
   g_kernel = kernel;
   banksim::rt::set_emergency_handler(write_emergency_json);
   banksim::CompileOptions options;
   options.kernels = {kernel};
   options.widths = widths;
+  options.regions = !fibers;
   for (const auto& d : include_dirs) options.extra_flags.push_back("-I" + d);
   for (const auto& d : defines) options.extra_flags.push_back("-D" + d);
   banksim::Module module = banksim::Module::compile(file, options);
@@ -250,13 +251,17 @@ int main(int argc, char** argv) {
                    "runs), clang (as compiled for the CPU), or auto (nvcc's when nvcc and "
                    "nvdisasm are found)")
       ->check(CLI::IsMember({"auto", "nvcc", "clang"}));
+  bool fibers = false;
+  prof->add_flag("--fibers", fibers,
+                 "run every CUDA thread as a fiber, even a kernel banksim could cut into regions "
+                 "at its barriers (same counts and problems, slower; for comparisons)");
   CLI11_PARSE(app, argc, argv);
   const banksim::Widths w = widths == "nvcc"    ? banksim::Widths::kNvcc
                             : widths == "clang" ? banksim::Widths::kClang
                                                 : banksim::Widths::kAuto;
   try {
     return profile(file, kernel, grid, block, smem, arg_texts, json_path, diagram_line, svg_path,
-                   tile, timeout, seed, w, include_dirs, defines);
+                   tile, timeout, seed, w, include_dirs, defines, fibers);
   } catch (const banksim::CompileError& e) {
     std::cerr << "banksim: " << file << " does not compile: " << e.what() << "\n";
     if (!e.diagnostics().empty()) std::cerr << e.diagnostics();

@@ -83,6 +83,10 @@ struct CompileOptions {
   /// nvdisasm come from $BANKSIM_NVCC / $BANKSIM_NVDISASM, else the PATH (nvdisasm also beside
   /// nvcc); their result is cached beside the module.
   Widths widths = Widths::kAuto;
+  /// Cut kernels whose barriers a thread passes at most once into regions (a call per thread
+  /// and barrier instead of a fiber per thread; banksim/pass/regions.cpp), where the pass is
+  /// built for this clang. false (or BANKSIM_FIBERS=1): every thread a fiber.
+  bool regions = true;
 };
 
 /// Device memory for a launch: zero-filled, with guard zones so that kernel accesses past its
@@ -243,6 +247,9 @@ struct LaunchReport {
   /// Counted with clang's widths, and some warp made two accesses nvcc could merge into one
   /// wider instruction (RunResult::mergeable): nvcc's widths could change the counts.
   bool mergeable = false;
+  /// The kernel ran cut into regions at its barriers (a call per thread and barrier), not with a
+  /// fiber per thread: same counts and problems, faster on large blocks.
+  bool regions = false;
   std::uint64_t threads = 0;  ///< CUDA threads run, over all blocks run
   double seconds = 0.0;       ///< wall-clock time of the run
 

@@ -32,11 +32,18 @@ struct SharedVar {
   bool dynamic = false;      ///< the extern __shared__ area: its usable size is the launch's smem
 };
 
+/// A kernel cut into regions at its barriers (banksim/pass/regions.cpp): run without fibers.
+struct RegionKernel {
+  const void* function = nullptr;  ///< the kernel function (KernelEntry::function)
+  std::uint64_t frame_bytes = 0;   ///< each thread's frame: its locals and region number
+};
+
 /// Where the module's shared memory is: one contiguous arena of variables and red zones.
 struct ModuleLayout {
-  std::uintptr_t arena_lo = 0;   ///< address of the arena in the loaded module
-  std::uint32_t arena_size = 0;  ///< its size in bytes
-  std::vector<SharedVar> vars;   ///< the module's shared variables (red zones left out)
+  std::uintptr_t arena_lo = 0;               ///< address of the arena in the loaded module
+  std::uint32_t arena_size = 0;              ///< its size in bytes
+  std::vector<SharedVar> vars;               ///< the module's shared variables (red zones left out)
+  std::vector<RegionKernel> region_kernels;  ///< its kernels cut into regions
 };
 
 /// Per-instruction statistics (one program counter, one piece of a split access).
@@ -138,6 +145,7 @@ struct RunResult {
   /// problems.
   bool mergeable = false;
   bool global_sectors_partial = false;  ///< some global accesses were not counted (see engine)
+  bool regions = false;                 ///< run cut into regions (no fibers)
   std::uint64_t threads = 0;            ///< CUDA threads run, over all blocks run
   double seconds = 0.0;                 ///< wall-clock time of the run
 };

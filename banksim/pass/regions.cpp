@@ -1,0 +1,300 @@
+// regions.cpp - an LLVM pass plugin that lets banksim run a kernel without a fiber per CUDA
+// thread: a kernel whose __syncthreads() calls are each executed at most once per thread (none
+// in a loop) and that calls no warp function is cut at its barriers into regions, and every
+// thread runs one region per call. The scheduler then calls the kernel once per thread and
+// barrier (the same order the fibers ran in) instead of switching 1024 stacks.
+//
+// What the pass does to such a kernel, after clang's pipeline and AddressSanitizer (so that the
+// frame's loads and stores are not traced as memory accesses):
+//   - every barrier call ends its block: the thread stores the next region's number in its frame
+//     and returns (the barrier hook has recorded the arrival, as with fibers);
+//   - a new entry block asks the runtime for the thread's frame (banksim_region_frame()) and
+//     jumps to the region the frame names (0: the kernel's start);
+//   - values used across a barrier, and every local variable (alloca), live in the frame.
+// A table, __banksim_region_kernels, names each kernel cut this way and its frame's size; the
+// runtime runs the others with fibers. The pass knows nothing of banks or grading.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+using namespace llvm;
+
+namespace {
+
+constexpr const char* kBarrier = "banksim_syncthreads";
+constexpr const char* kFrameFn = "banksim_region_frame";
+constexpr const char* kTable = "__banksim_region_kernels";
+constexpr const char* kDoneAttr = "banksim-regions";
+constexpr unsigned kFrameHeader = 16;  // the region number (i32), padded
+constexpr unsigned kMaxAlign = 64;     // the runtime aligns frames to 64 bytes
+
+// Runtime functions that suspend a thread until others arrive (besides the plain barrier).
+bool suspends_by_name(StringRef name) {
+  return name == "banksim_syncthreads_count" || name == "banksim_syncwarp" ||
+         name == "banksim_warp_exchange";
+}
+
+// Whether calling f may suspend the thread: a barrier or warp function, directly or through
+// functions of the module; a call through a pointer counts as one that may.
+class SuspendAnalysis {
+ public:
+  bool may_suspend(const Function* f) {
+    if (f == nullptr) return true;
+    if (f->isIntrinsic()) return false;
+    if (f->isDeclaration()) return f->getName() == kBarrier || suspends_by_name(f->getName());
+    auto it = memo_.find(f);
+    if (it != memo_.end()) return it->second;
+    memo_[f] = true;  // recursion: assume it may, until shown otherwise
+    bool result = false;
+    for (const Instruction& i : instructions(*f)) {
+      const auto* call = dyn_cast<CallBase>(&i);
+      if (call == nullptr || call->isInlineAsm()) continue;
+      if (may_suspend(call->getCalledFunction())) {
+        result = true;
+        break;
+      }
+    }
+    memo_[f] = result;
+    return result;
+  }
+
+ private:
+  DenseMap<const Function*, bool> memo_;
+};
+
+bool reaches_itself(BasicBlock* bb) {
+  SmallPtrSet<BasicBlock*, 32> seen;
+  SmallVector<BasicBlock*, 32> work(succ_begin(bb), succ_end(bb));
+  while (!work.empty()) {
+    BasicBlock* b = work.pop_back_val();
+    if (b == bb) return true;
+    if (!seen.insert(b).second) continue;
+    for (BasicBlock* s : successors(b)) work.push_back(s);
+  }
+  return false;
+}
+
+bool is_called_directly(const Function& f) {
+  for (const Use& u : f.uses()) {
+    if (const auto* call = dyn_cast<CallBase>(u.getUser())) {
+      if (call->isCallee(&u)) return true;
+    }
+  }
+  return false;
+}
+
+// The barrier calls of a kernel that can be cut into regions; empty when it cannot.
+std::vector<CallInst*> barriers_of(Function& f, SuspendAnalysis& analysis) {
+  std::vector<CallInst*> barriers;
+  if (f.isDeclaration() || f.hasFnAttribute(kDoneAttr) || !f.getReturnType()->isVoidTy() ||
+      f.isVarArg() || is_called_directly(f)) {
+    return {};
+  }
+  for (BasicBlock& bb : f) {
+    for (Instruction& i : bb) {
+      if (i.isEHPad() || isa<InvokeInst>(i) || isa<CallBrInst>(i)) return {};
+      if (auto* alloca = dyn_cast<AllocaInst>(&i)) {
+        if (&bb != &f.getEntryBlock() || !isa<ConstantInt>(alloca->getArraySize()) ||
+            alloca->getAlign().value() > kMaxAlign) {
+          return {};
+        }
+        continue;
+      }
+      auto* call = dyn_cast<CallInst>(&i);
+      if (call == nullptr || call->isInlineAsm()) continue;
+      if (call->canReturnTwice() || call->isMustTailCall()) return {};
+      const Function* callee = call->getCalledFunction();
+      if (callee != nullptr && callee->isIntrinsic()) {
+        switch (callee->getIntrinsicID()) {
+          case Intrinsic::stacksave:
+          case Intrinsic::stackrestore:
+          case Intrinsic::localescape:
+            return {};
+          default:
+            continue;
+        }
+      }
+      if (callee != nullptr && callee->getName() == kBarrier) {
+        if (reaches_itself(&bb)) return {};  // in a loop: a thread may pass it again
+        barriers.push_back(call);
+        continue;
+      }
+      if (analysis.may_suspend(callee)) return {};
+    }
+  }
+  return barriers;
+}
+
+// Cuts f at its barriers; returns the frame's size.
+std::uint64_t cut(Function& f, const std::vector<CallInst*>& barriers) {
+  Module& m = *f.getParent();
+  LLVMContext& cx = m.getContext();
+  const DataLayout& dl = m.getDataLayout();
+  Type* i8p = Type::getInt8PtrTy(cx);
+  Type* i32 = Type::getInt32Ty(cx);
+
+  // The lifetime markers of locals that move to the frame mean nothing there.
+  std::vector<Instruction*> markers;
+  for (Instruction& i : instructions(f)) {
+    if (auto* ii = dyn_cast<IntrinsicInst>(&i)) {
+      if (ii->getIntrinsicID() == Intrinsic::lifetime_start ||
+          ii->getIntrinsicID() == Intrinsic::lifetime_end) {
+        markers.push_back(ii);
+      }
+    }
+  }
+  for (Instruction* i : markers) i->eraseFromParent();
+
+  // Each region starts after a barrier. Its first instructions without a source location
+  // (clang hoists some loads without one) took the barrier's line from the code before them;
+  // they keep it (the reports' lines, and nvcc's widths per line, depend on it).
+  std::vector<BasicBlock*> starts;
+  for (CallInst* b : barriers) {
+    BasicBlock* start =
+        b->getParent()->splitBasicBlock(std::next(b->getIterator()), "banksim.region");
+    for (Instruction& i : *start) {
+      if (isa<DbgInfoIntrinsic>(i)) continue;
+      if (i.getDebugLoc()) break;
+      i.setDebugLoc(b->getDebugLoc());
+    }
+    starts.push_back(start);
+  }
+
+  // The new entry: the thread's frame, its region number, a jump to that region.
+  BasicBlock* old_entry = &f.getEntryBlock();
+  BasicBlock* entry = BasicBlock::Create(cx, "banksim.entry", &f, old_entry);
+  IRBuilder<> b(entry);
+  FunctionCallee frame_fn = m.getOrInsertFunction(kFrameFn, FunctionType::get(i8p, false));
+  CallInst* frame = b.CreateCall(frame_fn, {}, "banksim.frame");
+  Value* index = b.CreateLoad(i32, b.CreateBitCast(frame, i32->getPointerTo()), "banksim.index");
+  SwitchInst* jump = b.CreateSwitch(index, old_entry, static_cast<unsigned>(starts.size()));
+  for (std::size_t k = 0; k < starts.size(); ++k) {
+    jump->addCase(ConstantInt::get(cast<IntegerType>(i32), k + 1), starts[k]);
+  }
+
+  // A barrier's block now ends the thread's call: it notes where to go on.
+  for (std::size_t k = 0; k < barriers.size(); ++k) {
+    BasicBlock* bb = barriers[k]->getParent();
+    Instruction* br = bb->getTerminator();
+    IRBuilder<> e(br);
+    e.CreateStore(ConstantInt::get(i32, k + 1), e.CreateBitCast(frame, i32->getPointerTo()));
+    e.CreateRetVoid();
+    br->eraseFromParent();
+  }
+
+  // Values whose definition no longer dominates a use (they cross a barrier): to memory.
+  DominatorTree dt(f);
+  std::vector<Instruction*> crossing;
+  std::vector<PHINode*> crossing_phis;
+  for (BasicBlock& bb : f) {
+    if (&bb == entry) continue;
+    for (Instruction& i : bb) {
+      if (isa<AllocaInst>(i)) continue;
+      bool crosses = false;
+      for (const Use& u : i.uses()) {
+        if (!dt.dominates(&i, u)) {
+          crosses = true;
+          break;
+        }
+      }
+      if (!crosses) continue;
+      if (auto* phi = dyn_cast<PHINode>(&i)) {
+        crossing_phis.push_back(phi);
+      } else {
+        crossing.push_back(&i);
+      }
+    }
+  }
+  Instruction* alloca_point = frame;
+  for (Instruction* i : crossing) DemoteRegToStack(*i, false, alloca_point);
+  for (PHINode* p : crossing_phis) DemotePHIToStack(p, alloca_point);
+
+  // Every local, the demoted values included, gets a slot of the frame.
+  std::vector<AllocaInst*> allocas;
+  for (Instruction& i : instructions(f)) {
+    if (auto* a = dyn_cast<AllocaInst>(&i)) allocas.push_back(a);
+  }
+  std::uint64_t offset = kFrameHeader;
+  IRBuilder<> s(jump);
+  for (AllocaInst* a : allocas) {
+    const std::uint64_t count = cast<ConstantInt>(a->getArraySize())->getZExtValue();
+    const std::uint64_t bytes = dl.getTypeAllocSize(a->getAllocatedType()).getFixedSize() * count;
+    offset = alignTo(offset, a->getAlign().value());
+    Value* slot = s.CreateConstInBoundsGEP1_64(Type::getInt8Ty(cx), frame, offset);
+    Value* typed = s.CreateBitCast(slot, a->getType());
+    typed->takeName(a);
+    a->replaceAllUsesWith(typed);
+    a->eraseFromParent();
+    offset += bytes;
+  }
+  f.addFnAttr(kDoneAttr);
+  return alignTo(offset, kFrameHeader);
+}
+
+struct RegionsPass : PassInfoMixin<RegionsPass> {
+  PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
+    if (m.getNamedValue(kTable) != nullptr) return PreservedAnalyses::all();
+    SuspendAnalysis analysis;
+    std::vector<std::pair<Function*, std::vector<CallInst*>>> kernels;
+    for (Function& f : m) {
+      std::vector<CallInst*> barriers = barriers_of(f, analysis);
+      if (!barriers.empty()) kernels.emplace_back(&f, std::move(barriers));
+    }
+    LLVMContext& cx = m.getContext();
+    Type* i8p = Type::getInt8PtrTy(cx);
+    Type* i64 = Type::getInt64Ty(cx);
+    StructType* entry_type = StructType::get(cx, {i8p, i64});
+    std::vector<Constant*> entries;
+    for (auto& [f, barriers] : kernels) {
+      const std::uint64_t size = cut(*f, barriers);
+      entries.push_back(ConstantStruct::get(
+          entry_type, {ConstantExpr::getBitCast(f, i8p), ConstantInt::get(i64, size)}));
+    }
+    // The table ends with a null function (so that it is never empty).
+    entries.push_back(ConstantStruct::get(
+        entry_type, {ConstantPointerNull::get(cast<PointerType>(i8p)), ConstantInt::get(i64, 0)}));
+    ArrayType* table_type = ArrayType::get(entry_type, entries.size());
+    new GlobalVariable(m, table_type, true, GlobalValue::ExternalLinkage,
+                       ConstantArray::get(table_type, entries), kTable);
+    return kernels.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+  }
+};
+
+}  // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "banksim-regions", "1", [](PassBuilder& pb) {
+            // After AddressSanitizer, whose optimizer-last callback clang registers after the
+            // plugins': registered from the pipeline's start, this one comes after it.
+            pb.registerPipelineStartEPCallback([&pb](ModulePassManager&, OptimizationLevel) {
+              static bool registered = false;
+              if (registered) return;
+              registered = true;
+              pb.registerOptimizerLastEPCallback(
+                  [](ModulePassManager& mpm, OptimizationLevel) { mpm.addPass(RegionsPass()); });
+            });
+            // `opt -passes=banksim-regions`, for tests.
+            pb.registerPipelineParsingCallback(
+                [](StringRef name, ModulePassManager& mpm, ArrayRef<PassBuilder::PipelineElement>) {
+                  if (name != "banksim-regions") return false;
+                  mpm.addPass(RegionsPass());
+                  return true;
+                });
+          }};
+}

@@ -1,0 +1,109 @@
+// Kernels that banksim's pass cuts into regions at their barriers (banksim/pass/regions.cpp), and
+// kernels it must leave to fibers. Each runs both ways in tests/test_regions.cpp: the outputs,
+// counts and problems must be the same. Blocks of 64 threads (two warps) unless said.
+
+// Locals across barriers: an array indexed at run time (a real local, not registers), a scalar,
+// and a pointer to the array passed to a function that is not inlined (its accesses are checked
+// as memory: the array lives in the thread's frame).
+__device__ __noinline__ int sum_of(const int* p, int n) {
+  int s = 0;
+  for (int i = 0; i < n; ++i) s += p[i];
+  return s;
+}
+
+__global__ void carry_locals(int* out, const int* in) {
+  __shared__ int s[64];
+  int local[6];
+  const int t = static_cast<int>(threadIdx.x);
+  const int v = in[blockIdx.x * 64 + t];
+  for (int i = 0; i < 6; ++i) local[(i + v) % 6] = v * (i + 1);
+  const int twice = 2 * v + 1;
+  s[t] = local[v % 6];
+  __syncthreads();
+  const int got = s[(t + 1) % 64];
+  __syncthreads();
+  s[t] = got + twice;
+  __syncthreads();
+  out[blockIdx.x * 64 + t] = s[63 - t] + sum_of(local, 6) + local[(t + 3) % 6];
+}
+
+// A barrier after an early return: the others return without reaching it (a problem).
+__global__ void early_return(int* out) {
+  __shared__ int s[64];
+  const int t = static_cast<int>(threadIdx.x);
+  if (t >= 48) return;
+  s[t] = t;
+  __syncthreads();
+  out[t] = s[47 - t];
+}
+
+// Two barriers in the two sides of a branch (undefined on the GPU: reported).
+__global__ void divergent_barriers(int* out) {
+  __shared__ int s[64];
+  const int t = static_cast<int>(threadIdx.x);
+  if (t < 32) {
+    s[t] = 1;
+    __syncthreads();
+    out[t] = s[t + 32];
+  } else {
+    s[t] = 2;
+    __syncthreads();
+    out[t] = 3 * s[t - 32];
+  }
+}
+
+// A read past the end of a shared array after a barrier (a problem) and a race before it.
+__global__ void problems_after_barrier(int* out) {
+  __shared__ int s[64];
+  const int t = static_cast<int>(threadIdx.x);
+  s[t] = t;
+  const int early = s[(t + 1) % 64];  // another thread's element, before the barrier: a race
+  __syncthreads();
+  out[t] = s[t + 1] + early;  // thread 63 reads s[64]
+}
+
+// Barriers in a loop: a thread passes each several times (fibers).
+__global__ void barrier_in_loop(int* out) {
+  __shared__ int s[64];
+  const int t = static_cast<int>(threadIdx.x);
+  int acc = 0;
+  for (int k = 0; k < 4; ++k) {
+    s[t] = t * k;
+    __syncthreads();
+    acc += s[(t + k) % 64];
+    __syncthreads();
+  }
+  out[t] = acc;
+}
+
+// A warp shuffle: the lanes of a warp wait for each other (fibers).
+__global__ void with_shuffle(int* out) {
+  __shared__ int s[64];
+  const int t = static_cast<int>(threadIdx.x);
+  s[t] = t;
+  __syncthreads();
+  out[t] = __shfl_down_sync(0xffffffffu, s[63 - t], 1);
+}
+
+// A barrier inside a function that is not inlined (fibers).
+__device__ __noinline__ void stage(int* s, int t) {
+  s[t] = 3 * t;
+  __syncthreads();
+}
+
+__global__ void callee_barrier(int* out) {
+  __shared__ int s[64];
+  const int t = static_cast<int>(threadIdx.x);
+  stage(s, t);
+  out[t] = s[63 - t];
+}
+
+// Stops the launch after the barrier (an out-of-bounds global write by thread 5 of block 1).
+__global__ void abort_after_barrier(int* out) {
+  __shared__ int s[64];
+  const int t = static_cast<int>(threadIdx.x);
+  s[t] = t;
+  __syncthreads();
+  const int at = (blockIdx.x == 1 && t == 5) ? 1 << 20 : static_cast<int>(blockIdx.x * 64) + t;
+  out[at] = s[63 - t];
+}

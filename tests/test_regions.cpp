@@ -1,0 +1,144 @@
+// Kernels cut into regions at their barriers (banksim/pass/regions.cpp) give what fibers give:
+// the same outputs, counts and problems; the kernels the pass must leave alone run with fibers.
+// Part of test_banksim.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "banksim/banksim.hpp"
+
+namespace {
+
+using banksim::Arg;
+using banksim::DeviceBuffer;
+using banksim::LaunchReport;
+using banksim::Module;
+
+const std::vector<std::string> kKernels = {
+    "carry_locals",    "early_return", "divergent_barriers", "problems_after_barrier",
+    "barrier_in_loop", "with_shuffle", "callee_barrier",     "abort_after_barrier"};
+
+/// tests/corpus/regions.cu compiled with the pass (regions) or without (fibers).
+Module& regions_module(bool regions) {
+  static std::map<bool, Module> modules;
+  auto it = modules.find(regions);
+  if (it == modules.end()) {
+    banksim::CompileOptions options;
+    options.kernels = kKernels;
+    options.widths = banksim::Widths::kClang;
+    options.regions = regions;
+    it = modules.emplace(regions, Module::compile("tests/corpus/regions.cu", options)).first;
+  }
+  return it->second;
+}
+
+/// The report as JSON, less what may differ between the two ways of running (time, the way).
+nlohmann::json comparable(const LaunchReport& r) {
+  nlohmann::json j = r.to_json();
+  j.erase("seconds");
+  j.erase("execution");
+  return j;
+}
+
+struct Run {
+  LaunchReport report;
+  std::vector<int> out;
+};
+
+Run run(bool regions, const std::string& kernel, unsigned blocks) {
+  const std::size_t n = 64 * blocks;
+  std::vector<int> in(n);
+  for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<int>((i * 7 + 3) % 23);
+  DeviceBuffer out(n * sizeof(int));
+  DeviceBuffer input(n * sizeof(int));
+  std::copy(in.begin(), in.end(), input.as<int>());
+  std::vector<Arg> args = {out};
+  if (kernel == "carry_locals") args.push_back(input);
+  banksim::LaunchConfig config{{blocks, 1, 1}, {64, 1, 1}};
+  config.timeout_s = 10;
+  Run r{regions_module(regions).launch(kernel, config, args), {}};
+  r.out.assign(out.as<int>(), out.as<int>() + n);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("regions: each kernel gives the same outputs, counts and problems as with fibers",
+          "[banksim][regions]") {
+  const std::map<std::string, bool> cut = {
+      {"carry_locals", true},           {"early_return", true},       {"divergent_barriers", true},
+      {"problems_after_barrier", true}, {"barrier_in_loop", false},   {"with_shuffle", false},
+      {"callee_barrier", false},        {"abort_after_barrier", true}};
+  if (BANKSIM_REGIONS_BUILT == 0) {
+    WARN("banksim's region pass is not built (no LLVM development files): only fibers run");
+  }
+  for (const std::string& kernel : kKernels) {
+    INFO("kernel " << kernel);
+    const Run fibers = run(false, kernel, 3);
+    const Run regions = run(true, kernel, 3);
+    CHECK_FALSE(fibers.report.regions);
+    CHECK(regions.report.regions == (BANKSIM_REGIONS_BUILT != 0 && cut.at(kernel)));
+    CHECK(comparable(regions.report).dump(1) == comparable(fibers.report).dump(1));
+    CHECK(regions.out == fibers.out);
+  }
+}
+
+TEST_CASE("regions: locals, values and a local passed by pointer survive the barriers",
+          "[banksim][regions]") {
+  if (BANKSIM_REGIONS_BUILT == 0) {
+    WARN("banksim's region pass is not built (no LLVM development files): nothing to test");
+    return;
+  }
+  const Run r = run(true, "carry_locals", 2);
+  REQUIRE(r.report.regions);
+  CHECK(r.report.problems.empty());
+  CHECK(r.report.completed);
+  // The kernel's arithmetic, on the host.
+  for (int b = 0; b < 2; ++b) {
+    std::vector<int> v(64), local0(64 * 6), s(64);
+    for (int t = 0; t < 64; ++t) {
+      v[t] = static_cast<int>(((b * 64 + t) * 7 + 3) % 23);
+      for (int i = 0; i < 6; ++i) local0[t * 6 + (i + v[t]) % 6] = v[t] * (i + 1);
+      s[t] = local0[t * 6 + v[t] % 6];
+    }
+    std::vector<int> s2(64);
+    for (int t = 0; t < 64; ++t) s2[t] = s[(t + 1) % 64] + 2 * v[t] + 1;
+    for (int t = 0; t < 64; ++t) {
+      int sum = 0;
+      for (int i = 0; i < 6; ++i) sum += local0[t * 6 + i];
+      INFO("block " << b << " thread " << t);
+      CHECK(r.out[b * 64 + t] == s2[63 - t] + sum + local0[t * 6 + (t + 3) % 6]);
+    }
+  }
+}
+
+TEST_CASE("regions: the problems of a cut kernel are found as with fibers", "[banksim][regions]") {
+  auto kinds = [](const LaunchReport& r) {
+    std::vector<std::string> k;
+    for (const auto& p : r.problems) k.push_back(p.kind);
+    return k;
+  };
+  if (BANKSIM_REGIONS_BUILT == 0) {
+    WARN("banksim's region pass is not built (no LLVM development files): nothing to test");
+    return;
+  }
+  const Run early = run(true, "early_return", 1);
+  REQUIRE(early.report.regions);
+  CHECK(kinds(early.report) == std::vector<std::string>{"barrier_divergence"});
+  const Run divergent = run(true, "divergent_barriers", 1);
+  REQUIRE(divergent.report.regions);
+  CHECK(kinds(divergent.report) == std::vector<std::string>{"barrier_divergence"});
+  const Run after = run(true, "problems_after_barrier", 1);
+  REQUIRE(after.report.regions);
+  const auto k = kinds(after.report);
+  CHECK(std::count(k.begin(), k.end(), "race") >= 1);
+  CHECK(std::count(k.begin(), k.end(), "out_of_bounds") == 1);
+  const Run aborted = run(true, "abort_after_barrier", 3);
+  REQUIRE(aborted.report.regions);
+  CHECK_FALSE(aborted.report.completed);
+  CHECK_FALSE(aborted.report.abort_reason.empty());
+}
