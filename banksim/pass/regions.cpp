@@ -8,7 +8,7 @@
 // frame's loads and stores are not traced as memory accesses):
 //   - every barrier call ends its block: the thread stores the next region's number in its frame
 //     and returns (the barrier hook has recorded the arrival, as with fibers);
-//   - a new entry block asks the runtime for the thread's frame (banksim_region_frame()) and
+//   - a new entry block reads the thread's frame (banksim_current_frame, set by the runtime) and
 //     jumps to the region the frame names (0: the kernel's start);
 //   - values used across a barrier, and every local variable (alloca), live in the frame.
 // A table, __banksim_region_kernels, names each kernel cut this way and its frame's size; the
@@ -28,9 +28,11 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
@@ -38,11 +40,13 @@ using namespace llvm;
 namespace {
 
 constexpr const char* kBarrier = "banksim_syncthreads";
-constexpr const char* kFrameFn = "banksim_region_frame";
+constexpr const char* kFrameVar = "banksim_current_frame";
 constexpr const char* kTable = "__banksim_region_kernels";
 constexpr const char* kDoneAttr = "banksim-regions";
 constexpr unsigned kFrameHeader = 16;  // the region number (i32), padded
 constexpr unsigned kMaxAlign = 64;     // the runtime aligns frames to 64 bytes
+// Locals beyond this stay on a fiber's 64 KiB stack, whose overflow banksim reports.
+constexpr std::uint64_t kMaxLocals = 48 * 1024;
 
 // Runtime functions that suspend a thread until others arrive (besides the plain barrier).
 bool suspends_by_name(StringRef name) {
@@ -106,6 +110,8 @@ std::vector<CallInst*> barriers_of(Function& f, SuspendAnalysis& analysis) {
       f.isVarArg() || is_called_directly(f)) {
     return {};
   }
+  std::uint64_t locals = 0;
+  const DataLayout& dl = f.getParent()->getDataLayout();
   for (BasicBlock& bb : f) {
     for (Instruction& i : bb) {
       if (i.isEHPad() || isa<InvokeInst>(i) || isa<CallBrInst>(i)) return {};
@@ -114,6 +120,9 @@ std::vector<CallInst*> barriers_of(Function& f, SuspendAnalysis& analysis) {
             alloca->getAlign().value() > kMaxAlign) {
           return {};
         }
+        locals += dl.getTypeAllocSize(alloca->getAllocatedType()).getFixedSize() *
+                  cast<ConstantInt>(alloca->getArraySize())->getZExtValue();
+        if (locals > kMaxLocals) return {};
         continue;
       }
       auto* call = dyn_cast<CallInst>(&i);
@@ -180,12 +189,25 @@ std::uint64_t cut(Function& f, const std::vector<CallInst*>& barriers) {
   BasicBlock* old_entry = &f.getEntryBlock();
   BasicBlock* entry = BasicBlock::Create(cx, "banksim.entry", &f, old_entry);
   IRBuilder<> b(entry);
-  FunctionCallee frame_fn = m.getOrInsertFunction(kFrameFn, FunctionType::get(i8p, false));
-  CallInst* frame = b.CreateCall(frame_fn, {}, "banksim.frame");
+  GlobalVariable* current = m.getGlobalVariable(kFrameVar);
+  if (current == nullptr) {
+    current = new GlobalVariable(m, i8p, false, GlobalValue::ExternalLinkage, nullptr, kFrameVar);
+  }
+  Instruction* frame = b.CreateLoad(i8p, current, "banksim.frame");
   Value* index = b.CreateLoad(i32, b.CreateBitCast(frame, i32->getPointerTo()), "banksim.index");
   SwitchInst* jump = b.CreateSwitch(index, old_entry, static_cast<unsigned>(starts.size()));
   for (std::size_t k = 0; k < starts.size(); ++k) {
     jump->addCase(ConstantInt::get(cast<IntegerType>(i32), k + 1), starts[k]);
+  }
+
+  // A thread that returns starts the next block at region 0 (the runtime zeroes new frames).
+  std::vector<ReturnInst*> returns;
+  for (BasicBlock& bb : f) {
+    if (auto* ret = dyn_cast<ReturnInst>(bb.getTerminator())) returns.push_back(ret);
+  }
+  for (ReturnInst* ret : returns) {
+    IRBuilder<> e(ret);
+    e.CreateStore(ConstantInt::get(i32, 0), e.CreateBitCast(frame, i32->getPointerTo()));
   }
 
   // A barrier's block now ends the thread's call: it notes where to go on.
@@ -247,9 +269,59 @@ std::uint64_t cut(Function& f, const std::vector<CallInst*>& barriers) {
   return alignTo(offset, kFrameHeader);
 }
 
+// Reads of blockDim and gridDim (banksim's variables; threadIdx and blockIdx are read by inline
+// asm) are not memory accesses on the GPU (special registers), and the tracer's hook returns at
+// once for them (abi.cpp's on_typed): their hook calls are dropped, a call less per read.
+void drop_builtin_checks(Module& m) {
+  std::vector<CallInst*> drop;
+  for (Function& f : m) {
+    for (Instruction& i : instructions(f)) {
+      auto* call = dyn_cast<CallInst>(&i);
+      const Function* callee = call == nullptr ? nullptr : call->getCalledFunction();
+      if (callee == nullptr || !callee->getName().startswith("__asan_load") ||
+          call->arg_size() == 0) {
+        continue;
+      }
+      Value* address = call->getArgOperand(0);
+      if (auto* ce = dyn_cast<ConstantExpr>(address); ce != nullptr && ce->isCast()) {
+        address = ce->getOperand(0);
+      }
+      const auto* g = dyn_cast<GlobalVariable>(address->stripPointerCasts());
+      if (g == nullptr) {
+        // A field of one: getelementptr (blockDim, 0, k).
+        if (auto* gep = dyn_cast<GEPOperator>(address)) {
+          g = dyn_cast<GlobalVariable>(gep->getPointerOperand()->stripPointerCasts());
+        }
+      }
+      if (g != nullptr && g->isDeclaration() && g->hasExternalLinkage() &&
+          (g->getName() == "blockDim" || g->getName() == "gridDim" || g->getName() == "threadIdx" ||
+           g->getName() == "blockIdx")) {
+        drop.push_back(call);
+      }
+    }
+  }
+  for (CallInst* call : drop) call->eraseFromParent();
+}
+
 struct RegionsPass : PassInfoMixin<RegionsPass> {
   PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
-    if (m.getNamedValue(kTable) != nullptr) return PreservedAnalyses::all();
+    // The table and the frame function are banksim's: a file that defines either could make the
+    // runtime run a kernel as regions that was not cut, or hand it another thread's frame.
+    for (const char* name : {kTable, kFrameVar}) {
+      if (const GlobalValue* g = m.getNamedValue(name); g != nullptr && !g->isDeclaration()) {
+        report_fatal_error(Twine("banksim: the file defines ") + name +
+                           ", a name banksim reserves; rename it");
+      }
+    }
+    // The tracer's hooks (AddressSanitizer's callbacks, banksim's functions) are called through
+    // the GOT, as -fno-plt does for the file's own declarations: no PLT stub per traced access.
+    for (Function& f : m) {
+      if (f.isDeclaration() &&
+          (f.getName().startswith("__asan_") || f.getName().startswith("banksim_"))) {
+        f.addFnAttr(Attribute::NonLazyBind);
+      }
+    }
+    drop_builtin_checks(m);
     SuspendAnalysis analysis;
     std::vector<std::pair<Function*, std::vector<CallInst*>>> kernels;
     for (Function& f : m) {

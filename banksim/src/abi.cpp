@@ -18,6 +18,9 @@ BANKSIM_BUILTIN uint3 blockIdx;
 BANKSIM_BUILTIN dim3 blockDim;
 BANKSIM_BUILTIN dim3 gridDim;
 extern char __start_banksim_builtins[];
+// The running thread's frame, read by a kernel cut into regions (banksim/pass/regions.cpp) at
+// each call; set by the scheduler before each call.
+char* banksim_current_frame = nullptr;
 extern char __stop_banksim_builtins[];
 }
 
@@ -303,13 +306,13 @@ T atomic_entry(int op, void* address, T value, T compare, std::uint64_t pc) {
 }  // namespace
 
 extern "C" void banksim_syncthreads(void) {
-  if (banksim::rt::detail::g_launch != nullptr)
-    banksim::rt::detail::g_launch->syncthreads(BANKSIM_PC, 0);
-}
-// A kernel cut into regions (banksim/pass/regions.cpp) asks for its thread's frame at each call.
-extern "C" void* banksim_region_frame(void) {
-  if (banksim::rt::detail::g_launch == nullptr) std::abort();
-  return banksim::rt::detail::g_launch->region_frame();
+  banksim::rt::detail::Launch* launch = banksim::rt::detail::g_launch;
+  if (launch == nullptr) return;
+  if (launch->regions()) {
+    launch->region_barrier(BANKSIM_PC);
+  } else {
+    launch->syncthreads(BANKSIM_PC, 0);
+  }
 }
 extern "C" int banksim_syncthreads_count(int predicate) {
   if (banksim::rt::detail::g_launch == nullptr) return predicate != 0;

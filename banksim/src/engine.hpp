@@ -256,6 +256,9 @@ extern BANKSIM_HIDDEN std::uint64_t g_arena_size;
 extern BANKSIM_HIDDEN std::atomic<bool> g_abort_requested;  // set by the watchdog
 extern BANKSIM_HIDDEN std::uint64_t g_last_pc;              // of the last traced access
 extern EmergencyHandler g_emergency;
+}  // namespace banksim::rt::detail
+extern "C" char* banksim_current_frame;  // abi.cpp
+namespace banksim::rt::detail {
 
 class Launch {
  public:
@@ -318,12 +321,16 @@ class Launch {
     }
   }
   Thread* current() const { return current_; }
-  /// The running thread's frame (a kernel cut into regions asks for it at each call).
-  void* region_frame() {
-    if (current_ == nullptr || current_->frame == nullptr) {
-      request_abort("internal error: a kernel cut into regions ran without a frame");
-    }
-    return current_->frame;
+  bool regions() const { return regions_; }
+  /// A plain __syncthreads() of a kernel cut into regions: the thread returns after it.
+  void region_barrier(std::uint64_t pc) {
+    Thread* t = current_;
+    if (t == nullptr) return;
+    if (pending_.active) resolve_pending();
+    check_abort();
+    t->state = State::kAtBarrier;
+    t->barrier_pc = pc;
+    t->x_value = 0;
   }
   /// The shared variable at an arena offset (-1: none, a red zone or past the used part).
   int shared_var_at(std::uint32_t offset) const { return var_at(offset); }
@@ -573,8 +580,10 @@ inline void Launch::for_each_cell(std::uint32_t offset, std::uint32_t size, F f)
   }
 }
 
-inline void Launch::shared_access(std::uint32_t offset, std::uint32_t size, Op op, std::uint64_t pc,
-                                  std::uint16_t sub) {
+__attribute__((always_inline)) inline void Launch::shared_access(std::uint32_t offset,
+                                                                 std::uint32_t size, Op op,
+                                                                 std::uint64_t pc,
+                                                                 std::uint16_t sub) {
   Thread* t = current_;
   if (t == nullptr) return;  // host code touching shared variables: not a kernel access
   g_last_pc = pc;
@@ -628,8 +637,9 @@ inline void Launch::shared_access(std::uint32_t offset, std::uint32_t size, Op o
   trace(t, pc, offset, size, op, sub);
 }
 
-inline void Launch::global_access(std::uintptr_t address, std::uint32_t size, Op op,
-                                  std::uint64_t pc) {
+__attribute__((always_inline)) inline void Launch::global_access(std::uintptr_t address,
+                                                                 std::uint32_t size, Op op,
+                                                                 std::uint64_t pc) {
   if (current_ == nullptr) return;
   // Device buffers are global memory: traced for the sector count. Images and stacks (globals of
   // the module, threadIdx, the thread's locals) are checked but not counted.

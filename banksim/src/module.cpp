@@ -122,10 +122,11 @@ void write_line_table(const fs::path& so, const std::string& symbolizer) {
   const auto [status, listing] =
       run_command(shell_quote(objdump) + " -d --no-show-raw-insn " + shell_quote(so.string()));
   if (status != 0) return;
-  // "  450d:\tcall   4890 <__asan_load4@plt>": the call's return address is the next
-  // instruction's address.
+  // "  450d:\tcall   4890 <__asan_load4@plt>", or through the GOT (-fno-plt, the region pass's
+  // NonLazyBind) "  4959:\tcall   *0x17b1(%rip)   # 6110 <__asan_load4@Base>": the call's return
+  // address is the next instruction's address.
   static const std::regex insn(R"(^\s*([0-9a-f]+):\s+(\S+)(.*)$)");
-  static const std::regex into(R"(<(__asan_|banksim_)[^>]*@plt>)");
+  static const std::regex into(R"(<(__asan_|banksim_)[^>]*@(plt|Base)>)");
   std::vector<std::uint64_t> offsets;
   bool after_call = false;
   std::istringstream in(listing);
@@ -874,6 +875,8 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   const std::string include_dir = BANKSIM_INCLUDE_DIR;
   std::vector<std::string> flags = {
       "-std=c++17", "-O1", "-gdwarf-4", "-fPIC", "-shared", "-w", "-x", "c++",
+      // The hooks are called through the GOT, bound at load: no PLT stub per traced access.
+      "-fno-plt", "-Wl,-z,now",
       // AddressSanitizer as a tracer: every load/store calls our hook (no ASan runtime).
       "-fsanitize=address", "-fno-sanitize-address-use-after-scope",
       "-fsanitize-address-use-after-return=never", "-mllvm",
@@ -904,8 +907,8 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   for (const auto& f : options.extra_flags) flags.push_back(f);
   // Kernels whose barriers a thread passes at most once run without fibers (regions.cpp).
   std::string plugin_text;
-  if (const std::string plugin = options.regions ? regions_plugin(clang) : std::string();
-      !plugin.empty()) {
+  const std::string plugin = options.regions ? regions_plugin(clang) : std::string();
+  if (!plugin.empty()) {
     flags.push_back("-fpass-plugin=" + plugin);
     plugin_text = read_file(plugin);
   }
@@ -933,6 +936,7 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   key_text += headers_text;
   key_text += plugin_text;
   key_text += "\x1fundefined-stubs-v2";  // modules built before the stubs were had none
+  key_text += "\x1fgot-call-sites";      // line tables that missed calls through the GOT
   const fs::path cache =
       !options.cache_dir.empty()
           ? options.cache_dir
@@ -1146,11 +1150,21 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     const void* function;
     std::uint64_t frame_bytes;
   };
-  if (const auto* table =
-          static_cast<const RegionEntry*>(dlsym(impl->handle, "__banksim_region_kernels"))) {
-    for (; table->function != nullptr; ++table) {
-      impl->layout.region_kernels.push_back(rt::RegionKernel{table->function, table->frame_bytes});
+  // Only a table the pass wrote (it refuses a file that defines one), for the module's own
+  // kernels, with a frame of sane size.
+  const auto* table =
+      plugin.empty()
+          ? nullptr
+          : static_cast<const RegionEntry*>(dlsym(impl->handle, "__banksim_region_kernels"));
+  Dl_info own{};
+  if (table != nullptr && dladdr(table, &own) == 0) table = nullptr;
+  for (; table != nullptr && table->function != nullptr; ++table) {
+    Dl_info info{};
+    if (dladdr(table->function, &info) == 0 || info.dli_fbase != own.dli_fbase ||
+        table->frame_bytes > (std::uint64_t{1} << 20)) {
+      continue;  // not a function of this module, or a frame past what the pass accepts
     }
+    impl->layout.region_kernels.push_back(rt::RegionKernel{table->function, table->frame_bytes});
   }
   for (std::size_t i = 0; i < options.kernels.size(); ++i) {
     using EntryFn = const KernelEntry* (*)();

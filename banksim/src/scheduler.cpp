@@ -236,13 +236,10 @@ void Launch::run_block(uint3 block) {
   block_first_interval_ = interval_;
   std::fill(warp_epoch_.begin(), warp_epoch_.end(), 0);
   if (!regions_ && !fibers_made_) make_fibers();
-  for (unsigned i = 0; i < num_threads_; ++i) {
-    Thread& t = threads_[i];
-    if (regions_) std::memset(t.frame, 0, 4);  // region 0: the kernel's start
-    t.state = State::kRunnable;
-    t.trace->clear();
-    t.global_trace->clear();
-  }
+  for (auto& trace : lane_traces()) trace.clear();  // a buffer per lane, shared by the warps
+  for (auto& trace : lane_global_traces()) trace.clear();
+  // A cut kernel's threads store region 0 in their frame as they return (regions.cpp).
+  for (unsigned i = 0; i < num_threads_; ++i) threads_[i].state = State::kRunnable;
   ++result_.threads;
   result_.threads += num_threads_ - 1;
   for (;;) {
@@ -256,6 +253,7 @@ void Launch::run_block(uint3 block) {
     const Thread* first_waiting = nullptr;
     const Thread* first_done = nullptr;
     const Thread* other_site = nullptr;
+    unsigned long long count = 0;  // for __syncthreads_count/_and/_or
     for (unsigned i = 0; i < num_threads_; ++i) {
       const Thread& t = threads_[i];
       if (t.state == State::kDone) {
@@ -263,6 +261,7 @@ void Launch::run_block(uint3 block) {
         if (first_done == nullptr) first_done = &t;
       } else {
         ++waiting;
+        count += t.x_value;
         if (first_waiting == nullptr) {
           first_waiting = &t;
         } else if (other_site == nullptr && t.barrier_pc != first_waiting->barrier_pc) {
@@ -290,10 +289,9 @@ void Launch::run_block(uint3 block) {
     }
     resolve_uninitialized();
     ++interval_;
-    unsigned long long count = 0;  // for __syncthreads_count/_and/_or
-    for (unsigned i = 0; i < num_threads_; ++i) {
-      if (threads_[i].state == State::kAtBarrier) count += threads_[i].x_value;
-    }
+    // With regions, run_warp_regions() runs the threads at the barrier (the pass cut only plain
+    // barriers: no result to hand back).
+    if (regions_) continue;
     for (unsigned i = 0; i < num_threads_; ++i) {
       if (threads_[i].state == State::kAtBarrier) {
         threads_[i].state = State::kRunnable;
@@ -302,7 +300,7 @@ void Launch::run_block(uint3 block) {
     }
   }
   resolve_uninitialized();
-  for (unsigned i = 0; i < num_threads_; ++i) threads_[i].trace->clear();
+  for (auto& trace : lane_traces()) trace.clear();
   pending_.active = false;
 }
 
@@ -312,9 +310,11 @@ void Launch::run_warp_regions(unsigned warp) {
   warp_last_ = last;
   for (unsigned i = first; i < last && result_.completed; ++i) {
     Thread& t = threads_[i];
-    if (t.state != State::kRunnable) continue;
+    if (t.state == State::kDone) continue;
+    t.state = State::kRunnable;  // released from the barrier (run_block())
     current_ = &t;
     threadIdx = t.tid;
+    banksim_current_frame = t.frame;
     try {
       entry_.invoke(entry_.function, args_);
     } catch (const KernelAbort&) {

@@ -138,7 +138,7 @@ std::vector<PolicyViolation> check_source_policy(const std::string& text) {
       R"(\b(constructor|destructor|no_sanitize\w*|no_instrument_function|disable_sanitizer_instrumentation|init_priority|section|naked|ifunc|alias|weak|visibility|used|retain)\b)");
   static const std::regex attr_context(R"(__attribute__|\[\[|__declspec)");
   static const std::regex reserved(
-      R"(\b(__asan_\w*|__sanitizer\w*|__sancov\w*|banksim\w*|__ubsan\w*|__msan\w*|__tsan\w*)\b)");
+      R"(\b(__asan_\w*|__sanitizer\w*|__sancov\w*|banksim\w*|__banksim\w*|__ubsan\w*|__msan\w*|__tsan\w*)\b)");
   static const std::regex runtime(R"(\b(cuda[A-Z]\w*|__cuda\w*|course_student_kernel)\s*\()");
   static const std::regex process(
       R"(\b(main|_init|_fini|atexit|at_quick_exit|dlopen|dlsym|syscall)\b\s*\()");
