@@ -220,32 +220,64 @@ std::uint64_t cut(Function& f, const std::vector<CallInst*>& barriers) {
     br->eraseFromParent();
   }
 
-  // Values whose definition no longer dominates a use (they cross a barrier): to memory.
+  // Values whose definition no longer dominates a use (they cross a barrier) go through a slot:
+  // stored where they are defined, loaded once at the start of a region that dominates the use
+  // (not in a loop of the region: reg2mem's load at every use made a stride loop 8% slower), or
+  // just before the use where no region start dominates it (a join after divergent barriers).
   DominatorTree dt(f);
   std::vector<Instruction*> crossing;
-  std::vector<PHINode*> crossing_phis;
   for (BasicBlock& bb : f) {
     if (&bb == entry) continue;
     for (Instruction& i : bb) {
       if (isa<AllocaInst>(i)) continue;
-      bool crosses = false;
       for (const Use& u : i.uses()) {
         if (!dt.dominates(&i, u)) {
-          crosses = true;
+          crossing.push_back(&i);
           break;
         }
       }
-      if (!crosses) continue;
-      if (auto* phi = dyn_cast<PHINode>(&i)) {
-        crossing_phis.push_back(phi);
-      } else {
-        crossing.push_back(&i);
-      }
     }
   }
-  Instruction* alloca_point = frame;
-  for (Instruction* i : crossing) DemoteRegToStack(*i, false, alloca_point);
-  for (PHINode* p : crossing_phis) DemotePHIToStack(p, alloca_point);
+  for (Instruction* i : crossing) {
+    auto* slot = new AllocaInst(i->getType(), 0, i->getName() + ".slot", frame);
+    Instruction* after = i->getParent()->getFirstNonPHI();
+    if (!isa<PHINode>(i)) after = i->getNextNode();
+    new StoreInst(i, slot, after);
+    std::vector<Use*> far;
+    for (Use& u : i->uses()) {
+      if (!isa<StoreInst>(u.getUser()) || u.getUser()->getOperand(1) != slot) {
+        if (!dt.dominates(i, u)) far.push_back(&u);
+      }
+    }
+    DenseMap<BasicBlock*, Instruction*> loaded;  // per region start
+    for (Use* u : far) {
+      auto* user = cast<Instruction>(u->getUser());
+      BasicBlock* where = user->getParent();
+      Instruction* before = user;
+      if (auto* phi = dyn_cast<PHINode>(user)) {
+        where = phi->getIncomingBlock(*u);
+        before = where->getTerminator();
+      }
+      BasicBlock* start = nullptr;
+      for (BasicBlock* s : starts) {
+        if (dt.dominates(s, where)) {
+          start = s;
+          break;
+        }
+      }
+      Instruction* value = nullptr;
+      if (start != nullptr) {
+        Instruction*& l = loaded[start];
+        if (l == nullptr) {
+          l = new LoadInst(i->getType(), slot, i->getName() + ".reload", &*start->getFirstInsertionPt());
+        }
+        value = l;
+      } else {
+        value = new LoadInst(i->getType(), slot, i->getName() + ".reload", before);
+      }
+      u->set(value);
+    }
+  }
 
   // Every local, the demoted values included, gets a slot of the frame.
   std::vector<AllocaInst*> allocas;

@@ -115,19 +115,6 @@ void Launch::arrived(ctx::fiber&& from) {
   }
 }
 
-namespace {
-// The saved registers and the frames above them of a suspended fiber: a boost::context::fiber is
-// one pointer, its saved stack pointer. Fetching the next lane's lines while this one switches
-// hides the cache misses of 1024 stacks (their hot tops do not fit the L1 cache together).
-inline void prefetch_stack(const ctx::fiber& f) {
-  static_assert(sizeof(ctx::fiber) == sizeof(void*));
-  const char* sp = nullptr;
-  std::memcpy(&sp, &f, sizeof sp);
-  if (sp == nullptr) return;
-  for (int off = 0; off < 1024; off += 64) __builtin_prefetch(sp + off);
-}
-}  // namespace
-
 void Launch::suspend(Thread& t) {
   // The next runnable lane of the warp runs now, in the order run_warp() would have resumed it;
   // after the last (or an abort) the scheduler does.
@@ -142,7 +129,6 @@ void Launch::suspend(Thread& t) {
   }
   from_ = &t;
   if (next != nullptr) {
-    if (next->linear + 1U < warp_last_) prefetch_stack(threads_[next->linear + 1U].fiber);
     current_ = next;
     threadIdx = next->tid;
     arrived(std::move(next->fiber).resume());
