@@ -269,7 +269,8 @@ std::uint64_t cut(Function& f, const std::vector<CallInst*>& barriers) {
       if (start != nullptr) {
         Instruction*& l = loaded[start];
         if (l == nullptr) {
-          l = new LoadInst(i->getType(), slot, i->getName() + ".reload", &*start->getFirstInsertionPt());
+          l = new LoadInst(i->getType(), slot, i->getName() + ".reload",
+                           &*start->getFirstInsertionPt());
         }
         value = l;
       } else {
