@@ -3,8 +3,11 @@
 // Part of test_banksim.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -141,4 +144,25 @@ TEST_CASE("regions: the problems of a cut kernel are found as with fibers", "[ba
   REQUIRE(aborted.report.regions);
   CHECK_FALSE(aborted.report.completed);
   CHECK_FALSE(aborted.report.abort_reason.empty());
+}
+
+TEST_CASE("compile: cuda_host.hpp is precompiled with the module's flags (a compile uses the PCH)",
+          "[banksim][compile]") {
+  // A linker flag among the module's flags (-Wl,-z,now) once made the PCH command fail ("cannot
+  // specify -o when generating multiple output files"): every compile then ran without the PCH,
+  // and a class took 1.6x as long to grade.
+  const auto cache =
+      std::filesystem::temp_directory_path() / ("banksim-pch-test-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(cache);
+  banksim::CompileOptions options;
+  options.kernels = {"carry_locals"};
+  options.widths = banksim::Widths::kClang;
+  options.cache_dir = cache;
+  Module::compile("tests/corpus/regions.cu", options);
+  int pch = 0;
+  for (const auto& e : std::filesystem::directory_iterator(cache)) {
+    pch += e.path().extension() == ".pch" ? 1 : 0;
+  }
+  std::filesystem::remove_all(cache);
+  CHECK(pch == 1);
 }
