@@ -53,14 +53,14 @@ struct Run {
 };
 
 Run run(bool regions, const std::string& kernel, unsigned blocks) {
-  const std::size_t n = 64 * blocks;
+  const std::size_t n = std::size_t{64} * blocks;
   std::vector<int> in(n);
   for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<int>((i * 7 + 3) % 23);
   DeviceBuffer out(n * sizeof(int));
   DeviceBuffer input(n * sizeof(int));
   std::copy(in.begin(), in.end(), input.as<int>());
   std::vector<Arg> args = {out};
-  if (kernel == "carry_locals") args.push_back(input);
+  if (kernel == "carry_locals") args.emplace_back(input);
   banksim::LaunchConfig config{{blocks, 1, 1}, {64, 1, 1}};
   config.timeout_s = 10;
   Run r{regions_module(regions).launch(kernel, config, args), {}};
@@ -102,7 +102,9 @@ TEST_CASE("regions: locals, values and a local passed by pointer survive the bar
   CHECK(r.report.completed);
   // The kernel's arithmetic, on the host.
   for (int b = 0; b < 2; ++b) {
-    std::vector<int> v(64), local0(64 * 6), s(64);
+    std::vector<int> v(64);
+    std::vector<int> local0(std::size_t{64} * 6);
+    std::vector<int> s(64);
     for (int t = 0; t < 64; ++t) {
       v[t] = static_cast<int>(((b * 64 + t) * 7 + 3) % 23);
       for (int i = 0; i < 6; ++i) local0[t * 6 + (i + v[t]) % 6] = v[t] * (i + 1);

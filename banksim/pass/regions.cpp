@@ -46,7 +46,7 @@ constexpr const char* kDoneAttr = "banksim-regions";
 constexpr unsigned kFrameHeader = 16;  // the region number (i32), padded
 constexpr unsigned kMaxAlign = 64;     // the runtime aligns frames to 64 bytes
 // Locals beyond this stay on a fiber's 64 KiB stack, whose overflow banksim reports.
-constexpr std::uint64_t kMaxLocals = 48 * 1024;
+constexpr std::uint64_t kMaxLocals = std::uint64_t{48} * 1024;
 
 // Runtime functions that suspend a thread until others arrive (besides the plain barrier).
 bool suspends_by_name(StringRef name) {
@@ -242,7 +242,7 @@ std::uint64_t cut(Function& f, const std::vector<CallInst*>& barriers) {
     auto* slot = new AllocaInst(i->getType(), 0, i->getName() + ".slot", frame);
     Instruction* after = i->getParent()->getFirstNonPHI();
     if (!isa<PHINode>(i)) after = i->getNextNode();
-    new StoreInst(i, slot, after);
+    IRBuilder<>(after).CreateStore(i, slot);
     std::vector<Use*> far;
     for (Use& u : i->uses()) {
       if (!isa<StoreInst>(u.getUser()) || u.getUser()->getOperand(1) != slot) {
@@ -337,7 +337,8 @@ void drop_builtin_checks(Module& m) {
 }
 
 struct RegionsPass : PassInfoMixin<RegionsPass> {
-  PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
+  // NOLINTNEXTLINE(readability-convert-member-functions-to-static): LLVM's pass interface
+  PreservedAnalyses run(Module& m, ModuleAnalysisManager& /*analyses*/) {
     // The table and the frame function are banksim's: a file that defines either could make the
     // runtime run a kernel as regions that was not cut, or hand it another thread's frame.
     for (const char* name : {kTable, kFrameVar}) {
@@ -375,8 +376,10 @@ struct RegionsPass : PassInfoMixin<RegionsPass> {
     entries.push_back(ConstantStruct::get(
         entry_type, {ConstantPointerNull::get(cast<PointerType>(i8p)), ConstantInt::get(i64, 0)}));
     ArrayType* table_type = ArrayType::get(entry_type, entries.size());
-    new GlobalVariable(m, table_type, true, GlobalValue::ExternalLinkage,
-                       ConstantArray::get(table_type, entries), kTable);
+    auto* table = cast<GlobalVariable>(m.getOrInsertGlobal(kTable, table_type));
+    table->setConstant(true);
+    table->setLinkage(GlobalValue::ExternalLinkage);
+    table->setInitializer(ConstantArray::get(table_type, entries));
     return kernels.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
   }
 };

@@ -16,7 +16,7 @@ grep -v "^#" "$here/cases.txt" | while IFS='|' read -r name file kernel grid blo
   start=$(date +%s.%N)
   (cd "$src" && CPATH="$src/src/cuda-samples/Common" timeout 120 "$bin" profile "$file" \
      --kernel "$kernel" --grid "$grid" --block "$block" "${sm[@]}" "${argv[@]}" ${flags:-} \
-     --widths clang) \
+     --widths clang --json "$out/$name.json") \
     >"$out/$name.log" 2>&1 </dev/null
   rc=$?
   el=$(echo "$(date +%s.%N) - $start" | bc)
