@@ -339,11 +339,11 @@ void drop_builtin_checks(Module& m) {
 struct RegionsPass : PassInfoMixin<RegionsPass> {
   // NOLINTNEXTLINE(readability-convert-member-functions-to-static): LLVM's pass interface
   PreservedAnalyses run(Module& m, ModuleAnalysisManager& /*analyses*/) {
-    // The table and the frame function are banksim's: a file that defines either could make the
-    // runtime run a kernel as regions that was not cut, or hand it another thread's frame.
+    // The table and the frame variable are banksim's: a file that declared either could make the
+    // runtime run a kernel as regions that was not cut, or reach other threads' frames.
     for (const char* name : {kTable, kFrameVar}) {
-      if (const GlobalValue* g = m.getNamedValue(name); g != nullptr && !g->isDeclaration()) {
-        report_fatal_error(Twine("banksim: the file defines ") + name +
+      if (m.getNamedValue(name) != nullptr) {
+        report_fatal_error(Twine("banksim: the file declares ") + name +
                            ", a name banksim reserves; rename it");
       }
     }
