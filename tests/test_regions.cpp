@@ -22,8 +22,9 @@ using banksim::LaunchReport;
 using banksim::Module;
 
 const std::vector<std::string> kKernels = {
-    "carry_locals",    "early_return", "divergent_barriers", "problems_after_barrier",
-    "barrier_in_loop", "with_shuffle", "callee_barrier",     "abort_after_barrier"};
+    "carry_locals",           "early_return",    "divergent_barriers",
+    "problems_after_barrier", "barrier_in_loop", "nested_loops",
+    "with_shuffle",           "callee_barrier",  "abort_after_barrier"};
 
 /// tests/corpus/regions.cu compiled with the pass (regions) or without (fibers).
 Module& regions_module(bool regions) {
@@ -60,7 +61,7 @@ Run run(bool regions, const std::string& kernel, unsigned blocks) {
   DeviceBuffer input(n * sizeof(int));
   std::copy(in.begin(), in.end(), input.as<int>());
   std::vector<Arg> args = {out};
-  if (kernel == "carry_locals") args.emplace_back(input);
+  if (kernel == "carry_locals" || kernel == "nested_loops") args.emplace_back(input);
   banksim::LaunchConfig config{{blocks, 1, 1}, {64, 1, 1}};
   config.timeout_s = 10;
   Run r{regions_module(regions).launch(kernel, config, args), {}};
@@ -73,9 +74,9 @@ Run run(bool regions, const std::string& kernel, unsigned blocks) {
 TEST_CASE("regions: each kernel gives the same outputs, counts and problems as with fibers",
           "[banksim][regions]") {
   const std::map<std::string, bool> cut = {
-      {"carry_locals", true},           {"early_return", true},       {"divergent_barriers", true},
-      {"problems_after_barrier", true}, {"barrier_in_loop", false},   {"with_shuffle", false},
-      {"callee_barrier", false},        {"abort_after_barrier", true}};
+      {"carry_locals", true},           {"early_return", true},    {"divergent_barriers", true},
+      {"problems_after_barrier", true}, {"barrier_in_loop", true}, {"nested_loops", true},
+      {"with_shuffle", false},          {"callee_barrier", false}, {"abort_after_barrier", true}};
   if (BANKSIM_REGIONS_BUILT == 0) {
     WARN("banksim's region pass is not built (no LLVM development files): only fibers run");
   }

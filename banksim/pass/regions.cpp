@@ -1,8 +1,9 @@
 // regions.cpp - an LLVM pass plugin that lets banksim run a kernel without a fiber per CUDA
-// thread: a kernel whose __syncthreads() calls are each executed at most once per thread (none
-// in a loop) and that calls no warp function is cut at its barriers into regions, and every
-// thread runs one region per call. The scheduler then calls the kernel once per thread and
-// barrier (the same order the fibers ran in) instead of switching 1024 stacks.
+// thread: a kernel whose barriers are all plain __syncthreads() calls in the kernel itself (none
+// in a function it calls) and that calls no warp function is cut at its barriers into regions,
+// and every thread runs from one barrier to the next per call (a barrier in a loop is met once
+// per iteration, each time a return). The scheduler then calls the kernel once per thread and
+// barrier met (the same order the fibers ran in) instead of switching 1024 stacks.
 //
 // What the pass does to such a kernel, after clang's pipeline and AddressSanitizer (so that the
 // frame's loads and stores are not traced as memory accesses):
@@ -82,18 +83,6 @@ class SuspendAnalysis {
   DenseMap<const Function*, bool> memo_;
 };
 
-bool reaches_itself(BasicBlock* bb) {
-  SmallPtrSet<BasicBlock*, 32> seen;
-  SmallVector<BasicBlock*, 32> work(succ_begin(bb), succ_end(bb));
-  while (!work.empty()) {
-    BasicBlock* b = work.pop_back_val();
-    if (b == bb) return true;
-    if (!seen.insert(b).second) continue;
-    for (BasicBlock* s : successors(b)) work.push_back(s);
-  }
-  return false;
-}
-
 bool is_called_directly(const Function& f) {
   for (const Use& u : f.uses()) {
     if (const auto* call = dyn_cast<CallBase>(u.getUser())) {
@@ -140,7 +129,6 @@ std::vector<CallInst*> barriers_of(Function& f, SuspendAnalysis& analysis) {
         }
       }
       if (callee != nullptr && callee->getName() == kBarrier) {
-        if (reaches_itself(&bb)) return {};  // in a loop: a thread may pass it again
         barriers.push_back(call);
         continue;
       }
@@ -225,6 +213,16 @@ std::uint64_t cut(Function& f, const std::vector<CallInst*>& barriers) {
   // (not in a loop of the region: reg2mem's load at every use made a stride loop 8% slower), or
   // just before the use where no region start dominates it (a join after divergent barriers).
   DominatorTree dt(f);
+  // The blocks each region can run (from its start to the barriers or returns that end it).
+  std::vector<SmallPtrSet<BasicBlock*, 32>> reach(starts.size());
+  for (std::size_t k = 0; k < starts.size(); ++k) {
+    SmallVector<BasicBlock*, 32> work{starts[k]};
+    while (!work.empty()) {
+      BasicBlock* b = work.pop_back_val();
+      if (!reach[k].insert(b).second) continue;
+      for (BasicBlock* s : successors(b)) work.push_back(s);
+    }
+  }
   std::vector<Instruction*> crossing;
   for (BasicBlock& bb : f) {
     if (&bb == entry) continue;
@@ -258,10 +256,12 @@ std::uint64_t cut(Function& f, const std::vector<CallInst*>& barriers) {
         where = phi->getIncomingBlock(*u);
         before = where->getTerminator();
       }
+      // A region start that dominates the use, where the value cannot be defined again (a
+      // barrier in a loop: the definition might run after the start, in the same region).
       BasicBlock* start = nullptr;
-      for (BasicBlock* s : starts) {
-        if (dt.dominates(s, where)) {
-          start = s;
+      for (std::size_t k = 0; k < starts.size(); ++k) {
+        if (dt.dominates(starts[k], where) && reach[k].count(i->getParent()) == 0) {
+          start = starts[k];
           break;
         }
       }

@@ -62,7 +62,8 @@ __global__ void problems_after_barrier(int* out) {
   out[t] = s[t + 1] + early;  // thread 63 reads s[64]
 }
 
-// Barriers in a loop: a thread passes each several times (fibers).
+// Barriers in a loop: a thread passes each several times (cut: each call runs to the next
+// barrier, the loop's values in the frame).
 __global__ void barrier_in_loop(int* out) {
   __shared__ int s[64];
   const int t = static_cast<int>(threadIdx.x);
@@ -74,6 +75,31 @@ __global__ void barrier_in_loop(int* out) {
     __syncthreads();
   }
   out[t] = acc;
+}
+
+// Nested loops with barriers, a value carried around the loops (a phi across barriers), a
+// barrier in a branch of the inner loop that every thread takes the same way, and a loop whose
+// trip count depends on shared data read after a barrier.
+__global__ void nested_loops(int* out, const int* in) {
+  __shared__ int s[64];
+  __shared__ int trips;
+  const int t = static_cast<int>(threadIdx.x);
+  int carried = in[blockIdx.x * 64 + t];
+  if (t == 0) trips = 2 + static_cast<int>(blockIdx.x % 3);
+  __syncthreads();
+  for (int outer = 0; outer < trips; ++outer) {
+    for (int inner = 0; inner <= outer; ++inner) {
+      s[t] = carried + inner;
+      __syncthreads();
+      carried += s[(t + outer + 1) % 64];
+      if (outer % 2 == 0) {
+        __syncthreads();
+      }
+      __syncthreads();
+    }
+    carried ^= outer;
+  }
+  out[blockIdx.x * 64 + t] = carried;
 }
 
 // A warp shuffle: the lanes of a warp wait for each other (fibers).
