@@ -76,7 +76,7 @@ TEST_CASE("regions: each kernel gives the same outputs, counts and problems as w
   const std::map<std::string, bool> cut = {
       {"carry_locals", true},           {"early_return", true},    {"divergent_barriers", true},
       {"problems_after_barrier", true}, {"barrier_in_loop", true}, {"nested_loops", true},
-      {"with_shuffle", false},          {"callee_barrier", false}, {"abort_after_barrier", true}};
+      {"with_shuffle", true},           {"callee_barrier", false}, {"abort_after_barrier", true}};
   if (BANKSIM_REGIONS_BUILT == 0) {
     WARN("banksim's region pass is not built (no LLVM development files): only fibers run");
   }

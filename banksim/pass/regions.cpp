@@ -1,14 +1,16 @@
 // regions.cpp - an LLVM pass plugin that lets banksim run a kernel without a fiber per CUDA
-// thread: a kernel whose barriers are all plain __syncthreads() calls in the kernel itself (none
-// in a function it calls) and that calls no warp function is cut at its barriers into regions,
-// and every thread runs from one barrier to the next per call (a barrier in a loop is met once
-// per iteration, each time a return). The scheduler then calls the kernel once per thread and
-// barrier met (the same order the fibers ran in) instead of switching 1024 stacks.
+// thread: a kernel whose stops (__syncthreads(), __syncthreads_count/and/or, __syncwarp, the
+// shuffles, votes, reductions and matches, all of which wait for other threads) are all in the
+// kernel itself, none in a function it calls, is cut at its stops into regions, and every
+// thread runs from one stop to the next per call (a stop in a loop is met once per iteration,
+// each time a return). The scheduler then calls the kernel once per thread and stop met (the
+// same order the fibers ran in) instead of switching 1024 stacks.
 //
 // What the pass does to such a kernel, after clang's pipeline and AddressSanitizer (so that the
 // frame's loads and stores are not traced as memory accesses):
-//   - every barrier call ends its block: the thread stores the next region's number in its frame
-//     and returns (the barrier hook has recorded the arrival, as with fibers);
+//   - every stop's call ends its block: the thread stores the next region's number in its frame
+//     and returns (the hook has recorded the arrival, as with fibers); a stop's result (a
+//     shuffled value, a ballot) is read from banksim_current_result where the next region starts;
 //   - a new entry block reads the thread's frame (banksim_current_frame, set by the runtime) and
 //     jumps to the region the frame names (0: the kernel's start);
 //   - values used across a barrier, and every local variable (alloca), live in the frame.
@@ -42,6 +44,7 @@ namespace {
 
 constexpr const char* kBarrier = "banksim_syncthreads";
 constexpr const char* kFrameVar = "banksim_current_frame";
+constexpr const char* kResultVar = "banksim_current_result";
 constexpr const char* kTable = "__banksim_region_kernels";
 constexpr const char* kDoneAttr = "banksim-regions";
 constexpr unsigned kFrameHeader = 16;  // the region number (i32), padded
@@ -128,8 +131,9 @@ std::vector<CallInst*> barriers_of(Function& f, SuspendAnalysis& analysis) {
             continue;
         }
       }
-      if (callee != nullptr && callee->getName() == kBarrier) {
-        barriers.push_back(call);
+      if (callee != nullptr &&
+          (callee->getName() == kBarrier || suspends_by_name(callee->getName()))) {
+        barriers.push_back(call);  // a stop: the thread returns there
         continue;
       }
       if (analysis.may_suspend(callee)) return {};
@@ -173,14 +177,27 @@ std::uint64_t cut(Function& f, const std::vector<CallInst*>& barriers) {
     starts.push_back(start);
   }
 
+  // A warp function's or __syncthreads_count's result is known only once the others have
+  // arrived: the runtime hands it over in banksim_current_result as the thread goes on.
+  GlobalVariable* result = nullptr;
+  for (std::size_t k = 0; k < barriers.size(); ++k) {
+    CallInst* call = barriers[k];
+    if (call->getType()->isVoidTy() || call->use_empty()) continue;
+    if (result == nullptr) {
+      result = cast<GlobalVariable>(m.getOrInsertGlobal(kResultVar, Type::getInt64Ty(cx)));
+    }
+    IRBuilder<> r(&*starts[k]->getFirstInsertionPt());
+    r.SetCurrentDebugLocation(call->getDebugLoc());
+    Value* got = r.CreateLoad(Type::getInt64Ty(cx), result, "banksim.result");
+    if (call->getType() != got->getType()) got = r.CreateTruncOrBitCast(got, call->getType());
+    call->replaceAllUsesWith(got);
+  }
+
   // The new entry: the thread's frame, its region number, a jump to that region.
   BasicBlock* old_entry = &f.getEntryBlock();
   BasicBlock* entry = BasicBlock::Create(cx, "banksim.entry", &f, old_entry);
   IRBuilder<> b(entry);
-  GlobalVariable* current = m.getGlobalVariable(kFrameVar);
-  if (current == nullptr) {
-    current = new GlobalVariable(m, i8p, false, GlobalValue::ExternalLinkage, nullptr, kFrameVar);
-  }
+  auto* current = cast<GlobalVariable>(m.getOrInsertGlobal(kFrameVar, i8p));
   Instruction* frame = b.CreateLoad(i8p, current, "banksim.frame");
   Value* index = b.CreateLoad(i32, b.CreateBitCast(frame, i32->getPointerTo()), "banksim.index");
   SwitchInst* jump = b.CreateSwitch(index, old_entry, static_cast<unsigned>(starts.size()));
@@ -341,7 +358,7 @@ struct RegionsPass : PassInfoMixin<RegionsPass> {
   PreservedAnalyses run(Module& m, ModuleAnalysisManager& /*analyses*/) {
     // The table and the frame variable are banksim's: a file that declared either could make the
     // runtime run a kernel as regions that was not cut, or reach other threads' frames.
-    for (const char* name : {kTable, kFrameVar}) {
+    for (const char* name : {kTable, kFrameVar, kResultVar}) {
       if (m.getNamedValue(name) != nullptr) {
         report_fatal_error(Twine("banksim: the file declares ") + name +
                            ", a name banksim reserves; rename it");

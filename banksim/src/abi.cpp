@@ -21,6 +21,8 @@ extern char __start_banksim_builtins[];
 // The running thread's frame, read by a kernel cut into regions (banksim/pass/regions.cpp) at
 // each call; set by the scheduler before each call.
 char* banksim_current_frame = nullptr;
+// What a warp function or __syncthreads_count hands back to such a kernel as it goes on.
+unsigned long long banksim_current_result = 0;
 extern char __stop_banksim_builtins[];
 }
 

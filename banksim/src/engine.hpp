@@ -257,7 +257,8 @@ extern BANKSIM_HIDDEN std::atomic<bool> g_abort_requested;  // set by the watchd
 extern BANKSIM_HIDDEN std::uint64_t g_last_pc;              // of the last traced access
 extern EmergencyHandler g_emergency;
 }  // namespace banksim::rt::detail
-extern "C" char* banksim_current_frame;  // abi.cpp
+extern "C" char* banksim_current_frame;                // abi.cpp
+extern "C" unsigned long long banksim_current_result;  // abi.cpp
 namespace banksim::rt::detail {
 
 class Launch {

@@ -275,9 +275,6 @@ void Launch::run_block(uint3 block) {
     }
     resolve_uninitialized();
     ++interval_;
-    // With regions, run_warp_regions() runs the threads at the barrier (the pass cut only plain
-    // barriers: no result to hand back).
-    if (regions_) continue;
     for (unsigned i = 0; i < num_threads_; ++i) {
       if (threads_[i].state == State::kAtBarrier) {
         threads_[i].state = State::kRunnable;
@@ -294,23 +291,31 @@ void Launch::run_warp_regions(unsigned warp) {
   const unsigned first = warp * bankmodel::kWarpSize;
   const unsigned last = std::min(first + bankmodel::kWarpSize, num_threads_);
   warp_last_ = last;
-  for (unsigned i = first; i < last && result_.completed; ++i) {
-    Thread& t = threads_[i];
-    if (t.state == State::kDone) continue;
-    t.state = State::kRunnable;  // released from the barrier (run_block())
-    current_ = &t;
-    threadIdx = t.tid;
-    banksim_current_frame = t.frame;
-    try {
-      entry_.invoke(entry_.function, args_);
-    } catch (const KernelAbort&) {
-      // the launch stops; the reason is already recorded
+  for (;;) {
+    // Each runnable lane runs to its next stop: a barrier, a warp function or its end.
+    for (unsigned i = first; i < last && result_.completed; ++i) {
+      Thread& t = threads_[i];
+      if (t.state != State::kRunnable) continue;
+      current_ = &t;
+      threadIdx = t.tid;
+      banksim_current_frame = t.frame;
+      banksim_current_result = t.x_result;  // of the warp function or barrier it returned at
+      try {
+        entry_.invoke(entry_.function, args_);
+      } catch (const KernelAbort&) {
+        // the launch stops; the reason is already recorded
+      }
+      if (t.state == State::kRunnable) {  // it returned from the kernel, not at a stop
+        resolve_pending();
+        t.state = State::kDone;
+      }
+      current_ = nullptr;
     }
-    if (t.state == State::kRunnable) {  // it returned from the kernel, not from a barrier
-      resolve_pending();
-      t.state = State::kDone;
-    }
-    current_ = nullptr;
+    if (!result_.completed) return;
+    bool any_sync = false;
+    for (unsigned i = first; i < last; ++i) any_sync |= threads_[i].state == State::kAtWarpSync;
+    if (!any_sync) return;
+    release_warp_sync(warp);
   }
 }
 
@@ -817,15 +822,13 @@ unsigned long long Launch::warp_rendezvous(unsigned mask, unsigned long long val
   if (t == nullptr) return value;
   resolve_pending();
   check_abort();
-  if (regions_) {
-    request_abort("internal error: a kernel cut into regions reached a warp function");
-  }
   t->state = State::kAtWarpSync;
   t->x_mask = mask;
   t->x_value = value;
   t->x_src = src;
   t->x_mode = mode;
   t->x_pc = pc;
+  if (regions_) return 0;  // the kernel returns here; banksim_current_result brings the result
   suspend(*t);
   check_abort();
   return t->x_result;

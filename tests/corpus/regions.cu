@@ -102,7 +102,8 @@ __global__ void nested_loops(int* out, const int* in) {
   out[blockIdx.x * 64 + t] = carried;
 }
 
-// A warp shuffle: the lanes of a warp wait for each other (fibers).
+// A warp shuffle: the lanes of a warp wait for each other (cut: a lane returns at the shuffle
+// and gets its value when it goes on).
 __global__ void with_shuffle(int* out) {
   __shared__ int s[64];
   const int t = static_cast<int>(threadIdx.x);
