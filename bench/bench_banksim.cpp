@@ -111,6 +111,30 @@ void BM_register_tiled_gemm(benchmark::State& state) {
 }
 BENCHMARK(BM_register_tiled_gemm)->Unit(benchmark::kMillisecond);
 
+// A block-wide scan with warp shuffles (tests/everyday/warp_shuffle_scan.cu): 64 blocks of 1024
+// threads, each thread stopping at 11 shuffles and a barrier (s_per_thread: what a thread of a
+// shuffle-heavy kernel costs).
+void BM_warp_shuffle_scan(benchmark::State& state) {
+  static banksim::Module scan = [] {
+    banksim::CompileOptions o;
+    o.kernels = {"block_scan"};
+    o.widths = banksim::Widths::kClang;
+    return banksim::Module::compile("tests/everyday/warp_shuffle_scan.cu", o);
+  }();
+  const unsigned blocks = 64;
+  banksim::DeviceBuffer in(blocks * 1024 * sizeof(float));
+  banksim::DeviceBuffer out(blocks * 1024 * sizeof(float));
+  std::uint64_t ran = 0;
+  for (auto _ : state) {
+    const auto r = scan.launch("block_scan", {{blocks, 1}, {1024, 1}}, {in, out});
+    if (!r.problems.empty() || !r.completed) state.SkipWithError("unexpected problems");
+    ran += r.threads;
+  }
+  state.counters["s_per_thread"] = benchmark::Counter(
+      static_cast<double>(ran), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_warp_shuffle_scan)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();
