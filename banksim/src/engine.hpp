@@ -356,7 +356,8 @@ class Launch {
   void resume(Thread& t);
   void arrived(ctx::fiber&& from);
   void suspend(Thread& t);
-  void release_warp_sync(unsigned warp);
+  /// Releases the lanes of `warp` waiting at warp functions; returns how many wait on (held).
+  unsigned release_warp_sync(unsigned warp);
   void flush_warp(unsigned warp);
   void add_request(const Access* const* lane_access, const bankmodel::Request& request);
   /// With options_.widths: cuts each lane's accesses that clang moved in pieces (a float3 as 8 + 4
@@ -498,7 +499,9 @@ class Launch {
   Thread* from_ = nullptr;  // the thread that switched last (nullptr: the scheduler)
   unsigned warp_last_ = 0;  // one past the last thread of the warp being run
   bool fibers_made_ = false;
-  bool regions_ = false;  // the kernel was cut into regions: no fibers
+  bool regions_ = false;                  // the kernel was cut into regions: no fibers
+  unsigned long long barrier_count_ = 0;  // __syncthreads_count's sum over the arrived threads
+  unsigned warp_waiting_ = 0;  // with regions: lanes of the running warp at a warp function
   std::unique_ptr<char, void (*)(void*)> frames_{nullptr, std::free};
   bool stopping_ = false;  // the fibers return instead of waiting for another block
   uint3 block_idx_{0, 0, 0};

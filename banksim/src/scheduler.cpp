@@ -239,15 +239,17 @@ void Launch::run_block(uint3 block) {
     const Thread* first_waiting = nullptr;
     const Thread* first_done = nullptr;
     const Thread* other_site = nullptr;
-    unsigned long long count = 0;  // for __syncthreads_count/_and/_or
+    // One pass: count, and release the threads at the barrier (__syncthreads_count's sum was
+    // added up as they arrived).
     for (unsigned i = 0; i < num_threads_; ++i) {
-      const Thread& t = threads_[i];
+      Thread& t = threads_[i];
       if (t.state == State::kDone) {
         ++done;
         if (first_done == nullptr) first_done = &t;
       } else {
         ++waiting;
-        count += t.x_value;
+        t.state = State::kRunnable;
+        t.x_result = barrier_count_;
         if (first_waiting == nullptr) {
           first_waiting = &t;
         } else if (other_site == nullptr && t.barrier_pc != first_waiting->barrier_pc) {
@@ -273,14 +275,9 @@ void Launch::run_block(uint3 block) {
              "threads of one block wait at different __syncthreads() calls: a barrier inside "
              "divergent code (if/else) is undefined behaviour on the GPU");
     }
+    barrier_count_ = 0;
     resolve_uninitialized();
     ++interval_;
-    for (unsigned i = 0; i < num_threads_; ++i) {
-      if (threads_[i].state == State::kAtBarrier) {
-        threads_[i].state = State::kRunnable;
-        threads_[i].x_result = count;
-      }
-    }
   }
   resolve_uninitialized();
   for (auto& trace : lane_traces()) trace.clear();
@@ -291,6 +288,7 @@ void Launch::run_warp_regions(unsigned warp) {
   const unsigned first = warp * bankmodel::kWarpSize;
   const unsigned last = std::min(first + bankmodel::kWarpSize, num_threads_);
   warp_last_ = last;
+  warp_waiting_ = 0;
   for (;;) {
     // Each runnable lane runs to its next stop: a barrier, a warp function or its end.
     for (unsigned i = first; i < last && result_.completed; ++i) {
@@ -311,11 +309,8 @@ void Launch::run_warp_regions(unsigned warp) {
       }
       current_ = nullptr;
     }
-    if (!result_.completed) return;
-    bool any_sync = false;
-    for (unsigned i = first; i < last; ++i) any_sync |= threads_[i].state == State::kAtWarpSync;
-    if (!any_sync) return;
-    release_warp_sync(warp);
+    if (!result_.completed || warp_waiting_ == 0) return;
+    warp_waiting_ = release_warp_sync(warp);
   }
 }
 
@@ -369,7 +364,7 @@ unsigned Launch::lanes_to_hold(unsigned first, unsigned last) const {
   return waiting & ~complete;
 }
 
-void Launch::release_warp_sync(unsigned warp) {
+unsigned Launch::release_warp_sync(unsigned warp) {
   const unsigned first = warp * bankmodel::kWarpSize;
   const unsigned last = std::min(first + bankmodel::kWarpSize, num_threads_);
   // Lanes that wait for others still on their way keep waiting; the rest are released below as
@@ -475,11 +470,16 @@ void Launch::release_warp_sync(unsigned warp) {
     }
   }
   // Released only now: a reduction or match reads the values of the lanes still waiting.
+  unsigned still = 0;
   for (unsigned i = first; i < last; ++i) {
     Thread& t = threads_[i];
     if (t.state == State::kAtWarpSync) t.state = State::kRunnable;
-    if (was_held[t.lane]) t.state = State::kAtWarpSync;
+    if (was_held[t.lane]) {
+      t.state = State::kAtWarpSync;
+      ++still;
+    }
   }
+  return still;
 }
 
 unsigned long long Launch::collective(const Thread& t, unsigned first, unsigned last) const {
@@ -810,6 +810,7 @@ int Launch::syncthreads(std::uint64_t pc, int predicate) {
   t->state = State::kAtBarrier;
   t->barrier_pc = pc;
   t->x_value = predicate != 0 ? 1 : 0;
+  barrier_count_ += t->x_value;
   if (regions_) return 0;  // the kernel returns here (a plain barrier: the pass cut only those)
   suspend(*t);
   check_abort();
@@ -828,7 +829,10 @@ unsigned long long Launch::warp_rendezvous(unsigned mask, unsigned long long val
   t->x_src = src;
   t->x_mode = mode;
   t->x_pc = pc;
-  if (regions_) return 0;  // the kernel returns here; banksim_current_result brings the result
+  if (regions_) {
+    ++warp_waiting_;
+    return 0;  // the kernel returns here; banksim_current_result brings the result
+  }
   suspend(*t);
   check_abort();
   return t->x_result;

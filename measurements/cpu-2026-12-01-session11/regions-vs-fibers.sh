@@ -20,9 +20,13 @@ import collections, re, statistics, sys
 d = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     way, name, value = line.split()
-    m = re.match(r"[a-z_]+=([0-9.]+)(k|M)?(/s|ns)?", value)
-    d[(name.replace("_median", ""), way)].append(float(m.group(1)) * {"k": 1e-3, "M": 1, None: 1}[m.group(2)]
-                                                 if m.group(3) == "/s" else float(m.group(1)))
+    m = re.match(r"[a-z_]+=([0-9.]+)(k|M)?(/s|ns|us)?", value)
+    x = float(m.group(1))
+    if m.group(3) == "/s":
+        x *= {"k": 1e-3, "M": 1, None: 1e-6}[m.group(2)]
+    elif m.group(3) == "us":
+        x *= 1000
+    d[(name.replace("_median", ""), way)].append(x)
 names = sorted({n for n, _ in d})
 print(f"{'benchmark':40} {'regions':>9} {'fibers':>9}  (M traced accesses/s, or ns per thread)")
 for n in names:
