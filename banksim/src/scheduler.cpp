@@ -304,7 +304,7 @@ void Launch::run_warp_regions(unsigned warp) {
         // the launch stops; the reason is already recorded
       }
       if (t.state == State::kRunnable) {  // it returned from the kernel, not at a stop
-        resolve_pending();
+        if (pending_.active) resolve_pending();
         t.state = State::kDone;
       }
       current_ = nullptr;
