@@ -68,6 +68,23 @@ int words_of(std::uint64_t offset, int width, std::uint64_t* out) {
 // R3: W_p = max over banks of the number of DISTINCT words of that bank touched in the phase.
 // Returns -1 for a phase with no active lane (it costs nothing).
 int phase_wavefronts(const Request& r, LaneRange range) {
+  // Fastest path: every word the active lanes touch is in a bank of its own (a conflict-free
+  // row or column access): one wavefront. A branch-free pass over the lanes.
+  {
+    const int per_lane = r.width() <= kBankBytes ? 1 : r.width() / kBankBytes;  // aligned (R0)
+    std::uint32_t banks = 0;
+    int words = 0;
+    for (int lane = range.first; lane <= range.last; ++lane) {
+      const std::uint32_t on = (r.active_mask() >> lane) & 1U;
+      const auto bank = static_cast<unsigned>(word_of(r.offset(lane)) % kNumBanks);
+      // The lane's words are consecutive banks (mod 32), per_lane of them.
+      const std::uint64_t run = ((std::uint64_t{1} << per_lane) - 1) << bank;
+      banks |= on * static_cast<std::uint32_t>(run | (run >> kNumBanks));
+      words += static_cast<int>(on) * per_lane;
+    }
+    if (words == 0) return -1;
+    if (__builtin_popcount(banks) == words) return 1;
+  }
   // Fast path, one pass: while no bank has been asked for two different words, the phase takes
   // one wavefront (broadcasts and multicasts included). The first bank asked for a second word
   // sends the phase to the general count below.

@@ -72,17 +72,28 @@ __attribute__((always_inline)) inline void on_typed(std::uintptr_t address, std:
   const std::uintptr_t off = address - g_arena_lo;
   if (off < g_arena_size) {
     if (off % N == 0) {
-      launch->shared_access(static_cast<std::uint32_t>(off), N, kOp, pc, 0);
-      return;
+      if constexpr (N >= 4) {
+        if (launch->try_shared_access<N, kOp>(static_cast<std::uint32_t>(off), pc)) return;
+      }
+      return launch->shared_access_out(static_cast<std::uint32_t>(off), N, kOp, pc);
     }
   } else if (address - reinterpret_cast<std::uintptr_t>(__start_banksim_builtins) <
              static_cast<std::uintptr_t>(__stop_banksim_builtins - __start_banksim_builtins)) {
     return;  // threadIdx, blockIdx, blockDim, gridDim: neither shared nor device memory
   } else if (address % N == 0) {
-    launch->global_access(address, N, kOp, pc);
-    return;
+    if (launch->try_global_access<N, kOp>(address, pc)) return;
+    return launch->global_access_out(address, N, kOp, pc);
   }
-  on_access(address, N, kOp, pc, Check::kTyped);
+  return on_access(address, N, kOp, pc, Check::kTyped);
+}
+
+void Launch::shared_access_out(std::uint32_t offset, std::uint32_t size, Op op, std::uint64_t pc) {
+  shared_access(offset, size, op, pc, 0);
+}
+
+void Launch::global_access_out(std::uintptr_t address, std::uint32_t size, Op op,
+                               std::uint64_t pc) {
+  global_access(address, size, op, pc);
 }
 
 void on_access(std::uintptr_t address, std::size_t size, Op op, std::uint64_t pc, Check check) {
@@ -186,14 +197,14 @@ using banksim::rt::detail::on_access;
 using banksim::rt::detail::on_typed;
 
 #define BANKSIM_PC reinterpret_cast<std::uint64_t>(__builtin_return_address(0))
-#define BANKSIM_HOOKS(n)                                   \
-  extern "C" void __asan_load##n(std::uintptr_t a) {       \
-    on_typed<n, bankmodel::Op::kLoad>(a, BANKSIM_PC);      \
-  }                                                        \
-  extern "C" void __asan_store##n(std::uintptr_t a) {      \
-    on_typed<n, bankmodel::Op::kStore>(a, BANKSIM_PC);     \
-  }                                                        \
-  extern "C" void __asan_report_load##n(std::uintptr_t) {} \
+#define BANKSIM_HOOKS(n)                                                       \
+  extern "C" __attribute__((flatten)) void __asan_load##n(std::uintptr_t a) {  \
+    on_typed<n, bankmodel::Op::kLoad>(a, BANKSIM_PC);                          \
+  }                                                                            \
+  extern "C" __attribute__((flatten)) void __asan_store##n(std::uintptr_t a) { \
+    on_typed<n, bankmodel::Op::kStore>(a, BANKSIM_PC);                         \
+  }                                                                            \
+  extern "C" void __asan_report_load##n(std::uintptr_t) {}                     \
   extern "C" void __asan_report_store##n(std::uintptr_t) {}
 BANKSIM_HOOKS(1)
 BANKSIM_HOOKS(2)
@@ -346,10 +357,10 @@ extern "C" void banksim_bulk_copy(void* dst, const void* src, std::size_t bytes)
     return;
   }
   const std::uint64_t pc = BANKSIM_PC;
-  static thread_local std::vector<Access> no_trace;
-  static thread_local std::vector<GlobalAccess> no_global_trace;
-  std::vector<Access>* trace = t->trace;
-  std::vector<GlobalAccess>* global_trace = t->global_trace;
+  static thread_local TraceBuffer<Access> no_trace;
+  static thread_local TraceBuffer<GlobalAccess> no_global_trace;
+  TraceBuffer<Access>* trace = t->trace;
+  TraceBuffer<GlobalAccess>* global_trace = t->global_trace;
   t->trace = &no_trace;
   t->global_trace = &no_global_trace;
   const auto d = reinterpret_cast<std::uintptr_t>(dst);

@@ -17,6 +17,7 @@
 #include <boost/context/fiber.hpp>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -24,6 +25,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -127,6 +129,71 @@ struct Buffer {
 extern std::mutex g_buffers_mutex;
 extern std::map<std::uintptr_t, Buffer> g_buffers;  // by lo
 
+// ---- Trace buffers ----------------------------------------------------------------------------
+/// A growable array of a trivially copyable T (the subset of std::vector the traces use) whose
+/// append is a compare and a store the hooks inline: std::vector's emplace_back stayed an
+/// out-of-line call there, and with it every register the hook uses had to be saved.
+template <typename T>
+class TraceBuffer {
+  static_assert(std::is_trivially_copyable_v<T>, "copied with memcpy");
+
+ public:
+  TraceBuffer() = default;
+  TraceBuffer(const TraceBuffer&) = delete;
+  TraceBuffer& operator=(const TraceBuffer&) = delete;
+  ~TraceBuffer() { std::free(begin_); }
+  std::size_t size() const { return static_cast<std::size_t>(end_ - begin_); }
+  std::size_t capacity() const { return static_cast<std::size_t>(cap_ - begin_); }
+  bool empty() const { return end_ == begin_; }
+  bool full() const { return end_ == cap_; }
+  T* data() { return begin_; }
+  const T* data() const { return begin_; }
+  T* begin() { return begin_; }
+  T* end() { return end_; }
+  const T* begin() const { return begin_; }
+  const T* end() const { return end_; }
+  T& operator[](std::size_t i) { return begin_[i]; }
+  const T& operator[](std::size_t i) const { return begin_[i]; }
+  void clear() { end_ = begin_; }
+  /// Appends, the buffer known not full (full() checked first).
+  void push_unchecked(const T& value) { *end_++ = value; }
+  void push_back(const T& value) {
+    if (full()) grow(size() + 1);
+    *end_++ = value;
+  }
+  T& emplace_back() {
+    if (full()) grow(size() + 1);
+    return *end_++;
+  }
+  /// Appends [first, last) at the end (`at` must be end()).
+  void insert(T* at, const T* first, const T* last) {
+    if (at != end_) throw std::logic_error("TraceBuffer: insert only at the end");
+    const std::size_t n = static_cast<std::size_t>(last - first);
+    if (size() + n > capacity()) grow(size() + n);
+    std::memcpy(static_cast<void*>(end_), first, n * sizeof(T));
+    end_ += n;
+  }
+  void swap(TraceBuffer& other) noexcept {
+    std::swap(begin_, other.begin_);
+    std::swap(end_, other.end_);
+    std::swap(cap_, other.cap_);
+  }
+
+ private:
+  __attribute__((noinline)) void grow(std::size_t at_least) {
+    const std::size_t n = size();
+    const std::size_t cap = std::max<std::size_t>({at_least, 2 * capacity(), 64});
+    auto* p = static_cast<T*>(std::realloc(static_cast<void*>(begin_), cap * sizeof(T)));
+    if (p == nullptr) throw std::bad_alloc();
+    begin_ = p;
+    end_ = p + n;
+    cap_ = p + cap;
+  }
+  T* begin_ = nullptr;
+  T* end_ = nullptr;
+  T* cap_ = nullptr;
+};
+
 // ---- One access in a thread's trace ---------------------------------------------------------
 struct Access {
   std::uint64_t pc;
@@ -138,8 +205,8 @@ struct Access {
 
 // Trace buffers, one per lane: a warp runs to its barrier and is flushed before the next warp
 // runs, so lanes of different warps can share them; kept across launches to avoid page faults.
-inline std::array<std::vector<Access>, bankmodel::kWarpSize>& lane_traces() {
-  static std::array<std::vector<Access>, bankmodel::kWarpSize> traces;
+inline std::array<TraceBuffer<Access>, bankmodel::kWarpSize>& lane_traces() {
+  static std::array<TraceBuffer<Access>, bankmodel::kWarpSize> traces;
   return traces;
 }
 
@@ -151,8 +218,8 @@ struct GlobalAccess {
   std::uint8_t size;
   std::uint8_t op;  // kLoad or kStore
 };
-inline std::array<std::vector<GlobalAccess>, bankmodel::kWarpSize>& lane_global_traces() {
-  static std::array<std::vector<GlobalAccess>, bankmodel::kWarpSize> traces;
+inline std::array<TraceBuffer<GlobalAccess>, bankmodel::kWarpSize>& lane_global_traces() {
+  static std::array<TraceBuffer<GlobalAccess>, bankmodel::kWarpSize> traces;
   return traces;
 }
 
@@ -206,8 +273,8 @@ enum class State : std::uint8_t { kRunnable, kAtBarrier, kAtWarpSync, kDone };
 struct alignas(64) Thread {
   ctx::fiber fiber;       // its continuation while it waits (empty while it runs)
   char* frame = nullptr;  // with regions: its locals and where it goes on (a region number)
-  std::vector<Access>* trace = nullptr;               // its lane's buffer (lane_traces())
-  std::vector<GlobalAccess>* global_trace = nullptr;  // lane_global_traces()
+  TraceBuffer<Access>* trace = nullptr;               // its lane's buffer (lane_traces())
+  TraceBuffer<GlobalAccess>* global_trace = nullptr;  // lane_global_traces()
   uint3 tid{0, 0, 0};
   std::uint16_t linear = 0;
   std::uint16_t warp = 0;
@@ -292,11 +359,24 @@ class Launch {
                      std::uint16_t sub);
   /// An access outside the arena (inline below; the slow part in global_access_slow).
   void global_access(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc);
+  /// The fixed-width hooks' fast paths (inline below): an aligned access of N whole words none
+  /// of which is split, that reports nothing, to a trace with room; a global access to a cached
+  /// device buffer, image or the frames. False, having changed nothing, for anything else: the
+  /// hook then tail-calls the *_out version (the whole path, out of line). Kept free of calls so
+  /// that the hooks need no registers saved.
+  template <std::uint32_t N, Op kOp>
+  bool try_shared_access(std::uint32_t offset, std::uint64_t pc);
+  template <std::uint32_t N, Op kOp>
+  bool try_global_access(std::uintptr_t address, std::uint64_t pc);
+  __attribute__((noinline)) void shared_access_out(std::uint32_t offset, std::uint32_t size, Op op,
+                                                   std::uint64_t pc);
+  __attribute__((noinline)) void global_access_out(std::uintptr_t address, std::uint32_t size,
+                                                   Op op, std::uint64_t pc);
   void atomic_access(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc);
   /// Appends one access to the thread's trace (stopping a runaway loop).
   void trace(Thread* t, std::uint64_t pc, std::uint32_t offset, std::uint32_t size, Op op,
              std::uint16_t sub) {
-    std::vector<Access>& trace = *t->trace;
+    TraceBuffer<Access>& trace = *t->trace;
     if (trace.size() >= kMaxTracePerThread) runaway_trace();
     // Field by field into the buffer: an Access built on the stack and copied as one 16-byte
     // value stalls on store forwarding, the hot path's largest cost.
@@ -336,6 +416,16 @@ class Launch {
     t->state = State::kAtBarrier;
     t->barrier_pc = pc;
     t->x_value = 0;
+    arrived_at_barrier(pc);
+  }
+  /// Notes whether the block's threads wait at more than one __syncthreads() (run_block reports
+  /// it; it looks at each thread's barrier_pc only then).
+  void arrived_at_barrier(std::uint64_t pc) {
+    if (barrier_first_pc_ == 0) {
+      barrier_first_pc_ = pc;
+    } else if (pc != barrier_first_pc_) {
+      barrier_sites_differ_ = true;
+    }
   }
   /// The shared variable at an arena offset (-1: none, a red zone or past the used part).
   int shared_var_at(std::uint32_t offset) const { return var_at(offset); }
@@ -386,7 +476,7 @@ class Launch {
   void shared_out_of_bounds(std::uint32_t offset, std::uint32_t size, std::uint64_t pc, int var);
   void global_access_slow(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc);
   void trace_global(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc) {
-    std::vector<GlobalAccess>& trace = *current_->global_trace;
+    TraceBuffer<GlobalAccess>& trace = *current_->global_trace;
     if (trace.size() < kMaxGlobalTracePerThread) {
       GlobalAccess& a = trace.emplace_back();
       a.pc = pc;
@@ -492,6 +582,11 @@ class Launch {
   RunResult result_;
 
   std::vector<Thread> threads_;
+  // The lanes' trace buffers (every warp's lane i traces into element i): the flushes read them
+  // here rather than through 32 thread records.
+  std::array<TraceBuffer<Access>, bankmodel::kWarpSize>& traces_ = lane_traces();
+  std::array<TraceBuffer<GlobalAccess>, bankmodel::kWarpSize>& global_traces_ =
+      lane_global_traces();
   unsigned num_threads_ = 0;
   unsigned num_warps_ = 0;
   Thread* current_ = nullptr;
@@ -505,6 +600,8 @@ class Launch {
   bool fibers_made_ = false;
   bool regions_ = false;                  // the kernel was cut into regions: no fibers
   unsigned long long barrier_count_ = 0;  // __syncthreads_count's sum over the arrived threads
+  std::uint64_t barrier_first_pc_ = 0;    // where the first thread at the barrier waits (0: none)
+  bool barrier_sites_differ_ = false;     // another thread waits at another __syncthreads()
   unsigned warp_waiting_ = 0;  // with regions: lanes of the running warp at a warp function
   std::unique_ptr<char, void (*)(void*)> frames_{nullptr, std::free};
   bool stopping_ = false;  // the fibers return instead of waiting for another block
@@ -659,6 +756,87 @@ __attribute__((always_inline)) inline void Launch::global_access(std::uintptr_t 
     if (address >= r.lo && address + size <= r.hi) return;
   }
   global_access_slow(address, size, op, pc);
+}
+
+template <std::uint32_t N, Op kOp>
+__attribute__((always_inline)) inline bool Launch::try_shared_access(std::uint32_t offset,
+                                                                     std::uint64_t pc) {
+  static_assert(N == 4 || N == 8 || N == 16, "whole words only");
+  constexpr std::uint32_t kWords = N / 4;
+  Thread* t = current_;
+  if (t == nullptr || pending_.active || g_abort_requested.load(std::memory_order_relaxed) ||
+      (offset & 3U) != 0) {
+    return false;
+  }
+  const int var = var_at(offset);
+  if (var < 0 || var_at(offset + N - 1) != var) return false;
+  const std::uint32_t first = offset >> 2;
+  const std::uint8_t* f = &split_[first];
+  if constexpr (kWords == 1) {
+    if (f[0] != 0) return false;
+  } else if constexpr (kWords == 2) {
+    std::uint16_t flags;
+    std::memcpy(&flags, f, 2);
+    if (flags != 0) return false;
+  } else {
+    std::uint32_t flags;
+    std::memcpy(&flags, f, 4);
+    if (flags != 0) return false;
+  }
+  TraceBuffer<Access>& trace = *t->trace;
+  if (trace.full() || trace.size() >= kMaxTracePerThread) return false;
+  Shadow* cells = &shadow_[first];
+  const std::uint16_t me = t->linear;
+  const std::uint32_t interval = interval_;
+  // The problems load_cell and store_cell report: none, or the whole path reports them.
+  for (std::uint32_t i = 0; i < kWords; ++i) {
+    const Shadow& c = cells[i];
+    if constexpr (kOp == Op::kLoad) {
+      if (c.w_interval < block_first_interval_ || (c.w_interval == interval && c.w_thread != me)) {
+        return false;
+      }
+    } else {
+      if ((c.r_interval == interval && c.r_thread != me) ||
+          (c.w_interval == interval && c.w_thread != me)) {
+        return false;
+      }
+    }
+  }
+  g_last_pc = pc;
+  const Accessor who = accessor(t, pc, var);
+  bool reported = true;  // known: nothing to report
+  for (std::uint32_t i = 0; i < kWords; ++i) {
+    if constexpr (kOp == Op::kLoad) {
+      load_cell(cells[i], offset + 4 * i, who, &reported);
+    } else {
+      store_cell(cells[i], offset, N, who, &reported);
+    }
+  }
+  trace.push_unchecked(
+      Access{pc, offset, static_cast<std::uint8_t>(N), static_cast<std::uint8_t>(kOp), 0});
+  ++result_.traced_shared;
+  return true;
+}
+
+template <std::uint32_t N, Op kOp>
+__attribute__((always_inline)) inline bool Launch::try_global_access(std::uintptr_t address,
+                                                                     std::uint64_t pc) {
+  Thread* t = current_;
+  if (t == nullptr) return false;
+  for (const Region& r : buf_regions_) {
+    if (address >= r.lo && address + N <= r.hi) {
+      TraceBuffer<GlobalAccess>& trace = *t->global_trace;
+      if (trace.full() || trace.size() >= kMaxGlobalTracePerThread) return false;
+      trace.push_unchecked(
+          GlobalAccess{pc, address, static_cast<std::uint8_t>(N), static_cast<std::uint8_t>(kOp)});
+      return true;
+    }
+  }
+  if (address >= stacks_.lo && address + N <= stacks_.hi) return true;
+  for (const Region& r : ok_regions_) {
+    if (address >= r.lo && address + N <= r.hi) return true;
+  }
+  return false;
 }
 
 // guards.cpp

@@ -62,7 +62,7 @@ void Launch::repiece(unsigned first, unsigned last) {
   // The rules of pcs not seen before, asked in one batch (this runs on the scheduler's stack).
   std::vector<std::uint64_t> unknown;
   for (unsigned i = first; i < last; ++i) {
-    for (const Access& a : *threads_[i].trace) {
+    for (const Access& a : traces_[i - first]) {
       if ((a.sub != 0 || a.size > 4 || (a.size & (a.size - 1)) != 0) &&
           rules_.emplace(a.pc, WidthRule{}).second) {
         unknown.push_back(a.pc);
@@ -73,9 +73,9 @@ void Launch::repiece(unsigned first, unsigned last) {
     const std::vector<WidthRule> got = options_.widths->rules(unknown);
     for (std::size_t k = 0; k < unknown.size() && k < got.size(); ++k) rules_[unknown[k]] = got[k];
   }
-  std::vector<Access> out;
+  TraceBuffer<Access> out;
   for (unsigned i = first; i < last; ++i) {
-    std::vector<Access>& t = *threads_[i].trace;
+    TraceBuffer<Access>& t = traces_[i - first];
     bool any = false;
     for (const Access& a : t) {
       const std::uint8_t mask = a.sub != 0 || a.size > 4 || (a.size & (a.size - 1)) != 0
@@ -134,7 +134,7 @@ void Launch::repiece_global(unsigned first, unsigned last) {
   auto cuttable = [](const GlobalAccess& a) { return a.size > 4 || (a.size & (a.size - 1)) != 0; };
   std::vector<std::uint64_t> unknown;
   for (unsigned i = first; i < last; ++i) {
-    for (const GlobalAccess& a : *threads_[i].global_trace) {
+    for (const GlobalAccess& a : global_traces_[i - first]) {
       if (cuttable(a) && rules_.emplace(a.pc, WidthRule{}).second) unknown.push_back(a.pc);
     }
   }
@@ -154,9 +154,9 @@ void Launch::repiece_global(unsigned first, unsigned last) {
     }
     return 0;
   };
-  std::vector<GlobalAccess> out;
+  TraceBuffer<GlobalAccess> out;
   for (unsigned i = first; i < last; ++i) {
-    std::vector<GlobalAccess>& t = *threads_[i].global_trace;
+    TraceBuffer<GlobalAccess>& t = global_traces_[i - first];
     bool any = false;
     for (const GlobalAccess& a : t) {
       if (cut_width(a) != 0) {
@@ -253,7 +253,7 @@ void Launch::regroup(std::vector<WarpRequest>* requests) {
 void Launch::look_for_merges(unsigned first, unsigned last) {
   // Lane `first`'s trace proposes pairs (an access and one of the next few of the same op and
   // width that continues it, aligned to twice the width); every other lane must agree.
-  const std::vector<Access>& t0 = *threads_[first].trace;
+  const TraceBuffer<Access>& t0 = traces_[0];
   constexpr std::size_t kAhead = 8;
   for (std::size_t k = 0; k < t0.size(); ++k) {
     const Access& a = t0[k];
@@ -266,7 +266,7 @@ void Launch::look_for_merges(unsigned first, unsigned last) {
       if (b.op != a.op || b.size != a.size || b.offset != a.offset + a.size) continue;
       bool all = true;
       for (unsigned i = first + 1; i < last && all; ++i) {
-        const std::vector<Access>& t = *threads_[i].trace;
+        const TraceBuffer<Access>& t = traces_[i - first];
         all = t.size() > j && t[k].pc == a.pc && t[j].pc == b.pc &&
               t[k].offset % (2U * a.size) == 0 && t[j].offset == t[k].offset + a.size;
       }

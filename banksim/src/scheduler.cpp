@@ -221,6 +221,9 @@ void Launch::run_block(uint3 block) {
   ++interval_;
   block_first_interval_ = interval_;
   std::fill(warp_epoch_.begin(), warp_epoch_.end(), 0);
+  barrier_count_ = 0;
+  barrier_first_pc_ = 0;
+  barrier_sites_differ_ = false;
   if (!regions_ && !fibers_made_) make_fibers();
   for (auto& trace : lane_traces()) trace.clear();  // a buffer per lane, shared by the warps
   for (auto& trace : lane_global_traces()) trace.clear();
@@ -252,7 +255,8 @@ void Launch::run_block(uint3 block) {
         t.x_result = barrier_count_;
         if (first_waiting == nullptr) {
           first_waiting = &t;
-        } else if (other_site == nullptr && t.barrier_pc != first_waiting->barrier_pc) {
+        } else if (barrier_sites_differ_ && other_site == nullptr &&
+                   t.barrier_pc != first_waiting->barrier_pc) {
           other_site = &t;
         }
       }
@@ -276,6 +280,8 @@ void Launch::run_block(uint3 block) {
              "divergent code (if/else) is undefined behaviour on the GPU");
     }
     barrier_count_ = 0;
+    barrier_first_pc_ = 0;
+    barrier_sites_differ_ = false;
     resolve_uninitialized();
     ++interval_;
   }
@@ -554,12 +560,12 @@ void Launch::flush_warp(unsigned warp) {
   // The common case first: every lane ran the same instructions in the same order, so the k-th
   // access of each lane forms request k. Runs for as long as the lanes agree.
   const Access* trace[bankmodel::kWarpSize];
-  std::size_t shortest = threads_[first].trace->size();
+  std::size_t shortest = traces_[0].size();
   std::size_t longest = shortest;
   for (unsigned i = first; i < last; ++i) {
-    trace[i - first] = threads_[i].trace->data();
-    shortest = std::min(shortest, threads_[i].trace->size());
-    longest = std::max(longest, threads_[i].trace->size());
+    trace[i - first] = traces_[i - first].data();
+    shortest = std::min(shortest, traces_[i - first].size());
+    longest = std::max(longest, traces_[i - first].size());
   }
   if (longest == 0) {  // nothing traced since the warp's last stop (a barrier-only stretch)
     flush_global(first, last);
@@ -608,7 +614,7 @@ void Launch::flush_warp(unsigned warp) {
     std::map<std::tuple<Site, std::uint64_t>, std::size_t> index;
     for (unsigned i = first; i < last; ++i) {
       std::map<Site, std::uint64_t> seen = prefix;
-      const std::vector<Access>& t = *threads_[i].trace;
+      const TraceBuffer<Access>& t = traces_[i - first];
       for (std::size_t j = k; j < t.size(); ++j) {
         const Access& a = t[j];
         const Site site{a.pc, a.sub, a.op, a.size};
@@ -636,7 +642,7 @@ void Launch::flush_warp(unsigned warp) {
     if (regrouping) regroup(&requests);
     for (const WarpRequest& w : requests) add_request(w.lanes, w.request);
   }
-  for (unsigned i = first; i < last; ++i) threads_[i].trace->clear();
+  for (unsigned i = first; i < last; ++i) traces_[i - first].clear();
   flush_global(first, last);
 }
 
@@ -646,12 +652,12 @@ void Launch::flush_global(unsigned first, unsigned last) {
   const unsigned lanes_n = last - first;
   if (options_.widths != nullptr) repiece_global(first, last);
   const GlobalAccess* trace[bankmodel::kWarpSize];
-  std::size_t shortest = threads_[first].global_trace->size();
+  std::size_t shortest = global_traces_[0].size();
   std::size_t longest = shortest;
   for (unsigned i = first; i < last; ++i) {
-    trace[i - first] = threads_[i].global_trace->data();
-    shortest = std::min(shortest, threads_[i].global_trace->size());
-    longest = std::max(longest, threads_[i].global_trace->size());
+    trace[i - first] = global_traces_[i - first].data();
+    shortest = std::min(shortest, global_traces_[i - first].size());
+    longest = std::max(longest, global_traces_[i - first].size());
   }
   if (longest == 0) return;
   const GlobalAccess* lanes[bankmodel::kWarpSize];
@@ -681,7 +687,7 @@ void Launch::flush_global(unsigned first, unsigned last) {
     std::map<std::tuple<Site, std::uint64_t>, std::size_t> index;
     for (unsigned i = first; i < last; ++i) {
       std::map<Site, std::uint64_t> seen = prefix;
-      const std::vector<GlobalAccess>& t = *threads_[i].global_trace;
+      const TraceBuffer<GlobalAccess>& t = global_traces_[i - first];
       for (std::size_t j = k; j < t.size(); ++j) {
         const GlobalAccess& a = t[j];
         const Site site{a.pc, a.op, a.size};
@@ -697,7 +703,7 @@ void Launch::flush_global(unsigned first, unsigned last) {
     }
     for (const auto& r : requests) add_global_request(r.data(), &loaded);
   }
-  for (unsigned i = first; i < last; ++i) threads_[i].global_trace->clear();
+  for (unsigned i = first; i < last; ++i) global_traces_[i - first].clear();
 }
 
 void Launch::add_global_request(const GlobalAccess* const* lanes, SectorSet* loaded_sectors) {
@@ -811,6 +817,7 @@ int Launch::syncthreads(std::uint64_t pc, int predicate) {
   t->barrier_pc = pc;
   t->x_value = predicate != 0 ? 1 : 0;
   barrier_count_ += t->x_value;
+  arrived_at_barrier(pc);
   if (regions_) return 0;  // the kernel returns here (a plain barrier: the pass cut only those)
   suspend(*t);
   check_abort();
