@@ -74,7 +74,14 @@ int phase_wavefronts(const Request& r, LaneRange range) {
     const int per_lane = r.width() <= kBankBytes ? 1 : r.width() / kBankBytes;  // aligned (R0)
     std::uint32_t banks = 0;
     int words = 0;
-    for (int lane = range.first; lane <= range.last; ++lane) {
+    if (per_lane == 1) {  // the usual case, shorter: a bit per lane
+      for (int lane = range.first; lane <= range.last; ++lane) {
+        const std::uint32_t on = (r.active_mask() >> lane) & 1U;
+        banks |= on << (word_of(r.offset(lane)) % kNumBanks);
+        words += static_cast<int>(on);
+      }
+    }
+    for (int lane = range.first; lane <= range.last && per_lane > 1; ++lane) {
       const std::uint32_t on = (r.active_mask() >> lane) & 1U;
       const auto bank = static_cast<unsigned>(word_of(r.offset(lane)) % kNumBanks);
       // The lane's words are consecutive banks (mod 32), per_lane of them.

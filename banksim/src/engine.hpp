@@ -471,7 +471,9 @@ class Launch {
   void repiece_global(unsigned first, unsigned last);
   /// Groups the warp's global accesses into requests and counts their sectors.
   void flush_global(unsigned first, unsigned last);
-  void add_global_request(const GlobalAccess* const* lanes, SectorSet* loaded_sectors);
+  /// `run`: every lane is active and lane i accesses lanes[0]'s address + i * size (known by the
+  /// caller); false: not known, looked for.
+  void add_global_request(const GlobalAccess* const* lanes, SectorSet* loaded_sectors, bool run);
   [[noreturn]] void runaway_trace();
   void shared_out_of_bounds(std::uint32_t offset, std::uint32_t size, std::uint64_t pc, int var);
   void global_access_slow(std::uintptr_t address, std::uint32_t size, Op op, std::uint64_t pc);

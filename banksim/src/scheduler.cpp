@@ -3,6 +3,7 @@
 // (the k-th execution of an instruction by each lane forms one request); __syncthreads and the
 // warp rendezvous of __syncwarp, shuffles and ballots. See engine.hpp for the parts.
 #include <chrono>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -559,13 +560,18 @@ void Launch::flush_warp(unsigned warp) {
   std::vector<WarpRequest> requests;  // only when regrouping: the bank model sees them after
   // The common case first: every lane ran the same instructions in the same order, so the k-th
   // access of each lane forms request k. Runs for as long as the lanes agree.
+  // The lanes' buffers are emptied here, their contents read below (clear() keeps the memory).
   const Access* trace[bankmodel::kWarpSize];
+  std::size_t length[bankmodel::kWarpSize];
   std::size_t shortest = traces_[0].size();
   std::size_t longest = shortest;
-  for (unsigned i = first; i < last; ++i) {
-    trace[i - first] = traces_[i - first].data();
-    shortest = std::min(shortest, traces_[i - first].size());
-    longest = std::max(longest, traces_[i - first].size());
+  for (unsigned l = 0; l < lanes; ++l) {
+    TraceBuffer<Access>& buffer = traces_[l];
+    trace[l] = buffer.data();
+    length[l] = buffer.size();
+    buffer.clear();
+    shortest = std::min(shortest, length[l]);
+    longest = std::max(longest, length[l]);
   }
   if (longest == 0) {  // nothing traced since the warp's last stop (a barrier-only stretch)
     flush_global(first, last);
@@ -575,11 +581,21 @@ void Launch::flush_warp(unsigned warp) {
   std::fill(lane_access + lanes, lane_access + bankmodel::kWarpSize, nullptr);  // a partial warp
   std::size_t k = 0;
   for (; k < shortest; ++k) {
+    // One pass, no early exit: the lanes agree on the instruction (pc, and size, op and sub
+    // compared as one word).
     const Access& a0 = trace[0][k];
+    const auto tag = [](const Access& a) {
+      std::uint32_t t;
+      std::memcpy(&t, &a.size, sizeof t);
+      return t;
+    };
+    static_assert(offsetof(Access, sub) + sizeof(Access::sub) - offsetof(Access, size) == 4,
+                  "size, op and sub are one 4-byte word");
+    const std::uint32_t tag0 = tag(a0);
     bool same = true;
-    for (unsigned l = 1; l < lanes && same; ++l) {
+    for (unsigned l = 1; l < lanes; ++l) {
       const Access& a = trace[l][k];
-      same = a.pc == a0.pc && a.sub == a0.sub && a.op == a0.op && a.size == a0.size;
+      same &= (a.pc == a0.pc) & (tag(a) == tag0);
     }
     if (!same) break;
     bankmodel::Request r(static_cast<Op>(a0.op), a0.size);
@@ -614,9 +630,8 @@ void Launch::flush_warp(unsigned warp) {
     std::map<std::tuple<Site, std::uint64_t>, std::size_t> index;
     for (unsigned i = first; i < last; ++i) {
       std::map<Site, std::uint64_t> seen = prefix;
-      const TraceBuffer<Access>& t = traces_[i - first];
-      for (std::size_t j = k; j < t.size(); ++j) {
-        const Access& a = t[j];
+      for (std::size_t j = k; j < length[i - first]; ++j) {
+        const Access& a = trace[i - first][j];
         const Site site{a.pc, a.sub, a.op, a.size};
         const auto key = std::make_tuple(site, seen[site]++);
         auto it = index.find(key);
@@ -642,7 +657,6 @@ void Launch::flush_warp(unsigned warp) {
     if (regrouping) regroup(&requests);
     for (const WarpRequest& w : requests) add_request(w.lanes, w.request);
   }
-  for (unsigned i = first; i < last; ++i) traces_[i - first].clear();
   flush_global(first, last);
 }
 
@@ -652,12 +666,16 @@ void Launch::flush_global(unsigned first, unsigned last) {
   const unsigned lanes_n = last - first;
   if (options_.widths != nullptr) repiece_global(first, last);
   const GlobalAccess* trace[bankmodel::kWarpSize];
+  std::size_t length[bankmodel::kWarpSize];
   std::size_t shortest = global_traces_[0].size();
   std::size_t longest = shortest;
-  for (unsigned i = first; i < last; ++i) {
-    trace[i - first] = global_traces_[i - first].data();
-    shortest = std::min(shortest, global_traces_[i - first].size());
-    longest = std::max(longest, global_traces_[i - first].size());
+  for (unsigned l = 0; l < lanes_n; ++l) {
+    TraceBuffer<GlobalAccess>& buffer = global_traces_[l];
+    trace[l] = buffer.data();
+    length[l] = buffer.size();
+    buffer.clear();  // read below (clear() keeps the memory)
+    shortest = std::min(shortest, length[l]);
+    longest = std::max(longest, length[l]);
   }
   if (longest == 0) return;
   const GlobalAccess* lanes[bankmodel::kWarpSize];
@@ -666,15 +684,20 @@ void Launch::flush_global(unsigned first, unsigned last) {
   loaded.clear();
   std::size_t k = 0;
   for (; k < shortest; ++k) {
+    // One pass, no early exit: the lanes agree on the instruction, and whether they access
+    // consecutive elements (a coalesced run, add_global_request's common case).
     const GlobalAccess& a0 = trace[0][k];
+    lanes[0] = &a0;
     bool same = true;
-    for (unsigned l = 1; l < lanes_n && same; ++l) {
+    bool run = lanes_n == bankmodel::kWarpSize;
+    for (unsigned l = 1; l < lanes_n; ++l) {
       const GlobalAccess& a = trace[l][k];
-      same = a.pc == a0.pc && a.op == a0.op && a.size == a0.size;
+      lanes[l] = &a;
+      same &= (a.pc == a0.pc) & (a.op == a0.op) & (a.size == a0.size);
+      run &= a.address == a0.address + l * a0.size;
     }
     if (!same) break;
-    for (unsigned l = 0; l < lanes_n; ++l) lanes[l] = &trace[l][k];
-    add_global_request(lanes, &loaded);
+    add_global_request(lanes, &loaded, run);
   }
   if (k < longest) {
     using Site = std::tuple<std::uint64_t, std::uint8_t, std::uint8_t>;
@@ -687,9 +710,8 @@ void Launch::flush_global(unsigned first, unsigned last) {
     std::map<std::tuple<Site, std::uint64_t>, std::size_t> index;
     for (unsigned i = first; i < last; ++i) {
       std::map<Site, std::uint64_t> seen = prefix;
-      const TraceBuffer<GlobalAccess>& t = global_traces_[i - first];
-      for (std::size_t j = k; j < t.size(); ++j) {
-        const GlobalAccess& a = t[j];
+      for (std::size_t j = k; j < length[i - first]; ++j) {
+        const GlobalAccess& a = trace[i - first][j];
         const Site site{a.pc, a.op, a.size};
         const auto key = std::make_tuple(site, seen[site]++);
         auto it = index.find(key);
@@ -701,20 +723,23 @@ void Launch::flush_global(unsigned first, unsigned last) {
         requests[it->second][i - first] = &a;
       }
     }
-    for (const auto& r : requests) add_global_request(r.data(), &loaded);
+    for (const auto& r : requests) add_global_request(r.data(), &loaded, false);
   }
-  for (unsigned i = first; i < last; ++i) global_traces_[i - first].clear();
 }
 
-void Launch::add_global_request(const GlobalAccess* const* lanes, SectorSet* loaded_sectors) {
+void Launch::add_global_request(const GlobalAccess* const* lanes, SectorSet* loaded_sectors,
+                                bool run) {
   std::uintptr_t sectors[2 * bankmodel::kWarpSize];
   int n = 0;
   int active = 0;
   const GlobalAccess* any = nullptr;
-  // The common case, a whole warp on consecutive elements (coalesced): the sectors are one run.
-  bool run = lanes[0] != nullptr;
-  for (int i = 1; i < bankmodel::kWarpSize && run; ++i) {
-    run = lanes[i] != nullptr && lanes[i]->address == lanes[0]->address + i * lanes[0]->size;
+  // The common case, a whole warp on consecutive elements (coalesced): the sectors are one run
+  // (`run`: the caller saw it).
+  if (!run) {
+    run = lanes[0] != nullptr;
+    for (int i = 1; i < bankmodel::kWarpSize && run; ++i) {
+      run = lanes[i] != nullptr && lanes[i]->address == lanes[0]->address + i * lanes[0]->size;
+    }
   }
   std::uint64_t distinct = 0;
   if (run) {
