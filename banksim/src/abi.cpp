@@ -77,11 +77,12 @@ __attribute__((always_inline)) inline void on_typed(std::uintptr_t address, std:
       }
       return launch->shared_access_out(static_cast<std::uint32_t>(off), N, kOp, pc);
     }
+  } else if (address % N == 0 && launch->try_global_access<N, kOp>(address, pc)) {
+    return;  // a device buffer, or memory checked before
   } else if (address - reinterpret_cast<std::uintptr_t>(__start_banksim_builtins) <
              static_cast<std::uintptr_t>(__stop_banksim_builtins - __start_banksim_builtins)) {
     return;  // threadIdx, blockIdx, blockDim, gridDim: neither shared nor device memory
   } else if (address % N == 0) {
-    if (launch->try_global_access<N, kOp>(address, pc)) return;
     return launch->global_access_out(address, N, kOp, pc);
   }
   return on_access(address, N, kOp, pc, Check::kTyped);

@@ -770,8 +770,10 @@ __attribute__((always_inline)) inline bool Launch::try_shared_access(std::uint32
       (offset & 3U) != 0) {
     return false;
   }
-  const int var = var_at(offset);
-  if (var < 0 || var_at(offset + N - 1) != var) return false;
+  if (offset + N > owner_.size()) return false;
+  const std::int16_t* owner = owner_.data();
+  const int var = owner[offset];
+  if (var < 0 || owner[offset + N - 1] != var) return false;
   const std::uint32_t first = offset >> 2;
   const std::uint8_t* f = &split_[first];
   if constexpr (kWords == 1) {
