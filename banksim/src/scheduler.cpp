@@ -349,6 +349,23 @@ unsigned Launch::lanes_to_hold(unsigned first, unsigned last) const {
     return mode == banksim_exchange::kShuffle || mode == banksim_exchange::kBallot ||
            (mode >= banksim_exchange::kReduceAdd && mode <= banksim_exchange::kMatchAll);
   };
+  // The usual case in one pass: every lane still running waits, all at one call site.
+  {
+    unsigned waiting = 0;
+    unsigned running = 0;  // neither returned nor at a __syncthreads
+    bool one_site = true;
+    const Thread* site = nullptr;
+    for (unsigned i = first; i < last; ++i) {
+      const Thread& t = threads_[i];
+      if (t.state == State::kDone || t.state == State::kAtBarrier) continue;
+      running |= 1u << t.lane;
+      if (t.state != State::kAtWarpSync) continue;
+      waiting |= 1u << t.lane;
+      if (site == nullptr) site = &t;
+      one_site = one_site && t.x_pc == site->x_pc && t.x_mode == site->x_mode;
+    }
+    if (one_site && running == waiting) return 0;  // every mask's lanes are here (or gone)
+  }
   unsigned waiting = 0;
   unsigned complete = 0;
   for (unsigned i = first; i < last; ++i) {
