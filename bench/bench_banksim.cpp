@@ -13,7 +13,7 @@ namespace {
 banksim::Module& kernels() {
   static banksim::Module m = [] {
     banksim::CompileOptions o;
-    o.kernels = {"shared_stride_loop", "barrier_only"};
+    o.kernels = {"shared_stride_loop", "barrier_only", "no_barrier_scale"};
     o.widths = banksim::Widths::kClang;
     return banksim::Module::compile("bench/bench_kernels.cu", o);
   }();
@@ -71,6 +71,24 @@ void BM_thread_floor(benchmark::State& state) {
       static_cast<double>(ran), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_thread_floor)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond);
+
+// A kernel with no barrier (one region a thread, not cut): 1024 blocks of 256 or 1024 threads,
+// each thread one shared store, one shared load and two global accesses (s_per_thread).
+void BM_no_barrier(benchmark::State& state) {
+  const unsigned threads = static_cast<unsigned>(state.range(0));
+  const std::size_t n = std::size_t{1024} * threads;
+  banksim::DeviceBuffer in(n * sizeof(float));
+  banksim::DeviceBuffer out(n * sizeof(float));
+  std::uint64_t ran = 0;
+  for (auto _ : state) {
+    const auto r = kernels().launch("no_barrier_scale", {{32, 32}, {threads, 1}}, {out, in});
+    if (!r.problems.empty() || !r.completed) state.SkipWithError("unexpected problems");
+    ran += r.threads;
+  }
+  state.counters["s_per_thread"] = benchmark::Counter(
+      static_cast<double>(ran), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_no_barrier)->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond);
 
 void BM_transpose_1024(benchmark::State& state, const char* kernel, unsigned rows) {
   const int n = 1024;

@@ -16,3 +16,14 @@ __global__ void shared_stride_loop(float* out, int stride, int iters) {
 __global__ void barrier_only() {
   __syncthreads();
 }
+
+// No barrier, no warp function: run as one region a thread (not cut). Each thread stages its
+// element in shared memory and writes it back scaled: what a thread of a barrier-free kernel
+// costs, with a shared and two global accesses.
+__global__ void no_barrier_scale(float* out, const float* in) {
+  __shared__ float s[1024];
+  const int t = threadIdx.x;
+  const int i = blockIdx.x * blockDim.x + t;
+  s[t] = in[i];
+  out[i] = 2.0f * s[t];
+}

@@ -22,9 +22,9 @@ using banksim::LaunchReport;
 using banksim::Module;
 
 const std::vector<std::string> kKernels = {
-    "carry_locals",           "early_return",    "divergent_barriers",
-    "problems_after_barrier", "barrier_in_loop", "nested_loops",
-    "with_shuffle",           "callee_barrier",  "abort_after_barrier"};
+    "carry_locals",        "early_return", "divergent_barriers", "problems_after_barrier",
+    "barrier_in_loop",     "nested_loops", "with_shuffle",       "callee_barrier",
+    "abort_after_barrier", "no_stops"};
 
 /// tests/corpus/regions.cu compiled with the pass (regions) or without (fibers).
 Module& regions_module(bool regions) {
@@ -61,7 +61,9 @@ Run run(bool regions, const std::string& kernel, unsigned blocks) {
   DeviceBuffer input(n * sizeof(int));
   std::copy(in.begin(), in.end(), input.as<int>());
   std::vector<Arg> args = {out};
-  if (kernel == "carry_locals" || kernel == "nested_loops") args.emplace_back(input);
+  if (kernel == "carry_locals" || kernel == "nested_loops" || kernel == "no_stops") {
+    args.emplace_back(input);
+  }
   banksim::LaunchConfig config{{blocks, 1, 1}, {64, 1, 1}};
   config.timeout_s = 10;
   Run r{regions_module(regions).launch(kernel, config, args), {}};
@@ -74,9 +76,11 @@ Run run(bool regions, const std::string& kernel, unsigned blocks) {
 TEST_CASE("regions: each kernel gives the same outputs, counts and problems as with fibers",
           "[banksim][regions]") {
   const std::map<std::string, bool> cut = {
-      {"carry_locals", true},           {"early_return", true},    {"divergent_barriers", true},
-      {"problems_after_barrier", true}, {"barrier_in_loop", true}, {"nested_loops", true},
-      {"with_shuffle", true},           {"callee_barrier", false}, {"abort_after_barrier", true}};
+      {"carry_locals", true},        {"early_return", true},
+      {"divergent_barriers", true},  {"problems_after_barrier", true},
+      {"barrier_in_loop", true},     {"nested_loops", true},
+      {"with_shuffle", true},        {"callee_barrier", false},
+      {"abort_after_barrier", true}, {"no_stops", true}};
   if (BANKSIM_REGIONS_BUILT == 0) {
     WARN("banksim's region pass is not built (no LLVM development files): only fibers run");
   }
@@ -119,6 +123,28 @@ TEST_CASE("regions: locals, values and a local passed by pointer survive the bar
       INFO("block " << b << " thread " << t);
       CHECK(r.out[b * 64 + t] == s2[63 - t] + sum + local0[t * 6 + (t + 3) % 6]);
     }
+  }
+}
+
+TEST_CASE("regions: a kernel without a stop runs as one region, its locals on the stack",
+          "[banksim][regions]") {
+  if (BANKSIM_REGIONS_BUILT == 0) {
+    WARN("banksim's region pass is not built (no LLVM development files): nothing to test");
+    return;
+  }
+  const Run r = run(true, "no_stops", 2);
+  REQUIRE(r.report.regions);
+  REQUIRE(r.report.completed);
+  // The race on s[t - 1] (thread t - 1 wrote it, no barrier between), once.
+  REQUIRE(r.report.problems.size() == 1);
+  CHECK(r.report.problems[0].kind == "race");
+  for (int i = 0; i < 2 * 64; ++i) {
+    const int t = i % 64;
+    const auto v = [](int k) { return static_cast<int>((k * 7 + 3) % 23); };
+    // local[(j + v) % 5] = v + j: the sum is 5v + 10, local[v % 5] is j = 0's, v.
+    const int expected = (5 * v(i) + 10) * 100 + v(i) + (t > 0 ? v(i - 1) : 0);
+    INFO("thread " << i);
+    CHECK(r.out[i] == expected);
   }
 }
 

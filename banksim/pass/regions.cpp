@@ -17,6 +17,7 @@
 // A table, __banksim_region_kernels, names each kernel cut this way and its frame's size; the
 // runtime runs the others with fibers. The pass knows nothing of banks or grading.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,38 +96,39 @@ bool is_called_directly(const Function& f) {
   return false;
 }
 
-// The barrier calls of a kernel that can be cut into regions; empty when it cannot.
-std::vector<CallInst*> barriers_of(Function& f, SuspendAnalysis& analysis) {
+// The barrier calls of a kernel that can run as regions (none: it runs as one region, called
+// once per thread, unchanged); nullopt when it cannot.
+std::optional<std::vector<CallInst*>> barriers_of(Function& f, SuspendAnalysis& analysis) {
   std::vector<CallInst*> barriers;
   if (f.isDeclaration() || f.hasFnAttribute(kDoneAttr) || !f.getReturnType()->isVoidTy() ||
       f.isVarArg() || is_called_directly(f)) {
-    return {};
+    return std::nullopt;
   }
   std::uint64_t locals = 0;
   const DataLayout& dl = f.getParent()->getDataLayout();
   for (BasicBlock& bb : f) {
     for (Instruction& i : bb) {
-      if (i.isEHPad() || isa<InvokeInst>(i) || isa<CallBrInst>(i)) return {};
+      if (i.isEHPad() || isa<InvokeInst>(i) || isa<CallBrInst>(i)) return std::nullopt;
       if (auto* alloca = dyn_cast<AllocaInst>(&i)) {
         if (&bb != &f.getEntryBlock() || !isa<ConstantInt>(alloca->getArraySize()) ||
             alloca->getAlign().value() > kMaxAlign) {
-          return {};
+          return std::nullopt;
         }
         locals += dl.getTypeAllocSize(alloca->getAllocatedType()).getFixedSize() *
                   cast<ConstantInt>(alloca->getArraySize())->getZExtValue();
-        if (locals > kMaxLocals) return {};
+        if (locals > kMaxLocals) return std::nullopt;
         continue;
       }
       auto* call = dyn_cast<CallInst>(&i);
       if (call == nullptr || call->isInlineAsm()) continue;
-      if (call->canReturnTwice() || call->isMustTailCall()) return {};
+      if (call->canReturnTwice() || call->isMustTailCall()) return std::nullopt;
       const Function* callee = call->getCalledFunction();
       if (callee != nullptr && callee->isIntrinsic()) {
         switch (callee->getIntrinsicID()) {
           case Intrinsic::stacksave:
           case Intrinsic::stackrestore:
           case Intrinsic::localescape:
-            return {};
+            return std::nullopt;
           default:
             continue;
         }
@@ -136,7 +138,7 @@ std::vector<CallInst*> barriers_of(Function& f, SuspendAnalysis& analysis) {
         barriers.push_back(call);  // a stop: the thread returns there
         continue;
       }
-      if (analysis.may_suspend(callee)) return {};
+      if (analysis.may_suspend(callee)) return std::nullopt;
     }
   }
   return barriers;
@@ -375,9 +377,15 @@ struct RegionsPass : PassInfoMixin<RegionsPass> {
     drop_builtin_checks(m);
     SuspendAnalysis analysis;
     std::vector<std::pair<Function*, std::vector<CallInst*>>> kernels;
+    std::vector<Function*> uncut;  // no stop at all: one region, the function as it is
     for (Function& f : m) {
-      std::vector<CallInst*> barriers = barriers_of(f, analysis);
-      if (!barriers.empty()) kernels.emplace_back(&f, std::move(barriers));
+      std::optional<std::vector<CallInst*>> barriers = barriers_of(f, analysis);
+      if (!barriers) continue;
+      if (barriers->empty()) {
+        uncut.push_back(&f);
+      } else {
+        kernels.emplace_back(&f, std::move(*barriers));
+      }
     }
     LLVMContext& cx = m.getContext();
     Type* i8p = Type::getInt8PtrTy(cx);
@@ -388,6 +396,12 @@ struct RegionsPass : PassInfoMixin<RegionsPass> {
       const std::uint64_t size = cut(*f, barriers);
       entries.push_back(ConstantStruct::get(
           entry_type, {ConstantExpr::getBitCast(f, i8p), ConstantInt::get(i64, size)}));
+    }
+    // Frame size 0: the function neither reads nor needs a frame; each call runs a thread to its
+    // end.
+    for (Function* f : uncut) {
+      entries.push_back(ConstantStruct::get(
+          entry_type, {ConstantExpr::getBitCast(f, i8p), ConstantInt::get(i64, 0)}));
     }
     // The table ends with a null function (so that it is never empty).
     entries.push_back(ConstantStruct::get(

@@ -187,6 +187,11 @@ std::uint64_t last_pc() {
   return g_last_pc;
 }
 
+const char* current_execution() {
+  if (g_launch == nullptr) return "";
+  return g_launch->regions() ? "regions" : "fibers";
+}
+
 }  // namespace banksim::rt
 
 // ---- The hooks the instrumented kernel calls ------------------------------------------------

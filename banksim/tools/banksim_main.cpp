@@ -37,6 +37,7 @@ void write_emergency_json(const char* kind, const char* message, std::uint64_t p
   j["kernel"] = g_kernel;
   j["completed"] = false;
   j["abort_reason"] = message;
+  if (*banksim::rt::current_execution() != '\0') j["execution"] = banksim::rt::current_execution();
   j["sites"] = nlohmann::json::array();
   j["issues"] = nlohmann::json::array({{{"kind", kind},
                                         {"severity", "error"},

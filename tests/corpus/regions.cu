@@ -27,6 +27,21 @@ __global__ void carry_locals(int* out, const int* in) {
   out[blockIdx.x * 64 + t] = s[63 - t] + sum_of(local, 6) + local[(t + 3) % 6];
 }
 
+// No stop at all: not cut, but run as one region (called once per thread, its locals on the
+// scheduler's stack). A local array indexed at run time and passed to a function that is not
+// inlined, and a read of another thread's shared word without a barrier (a race, reported the
+// same both ways).
+__global__ void no_stops(int* out, const int* in) {
+  __shared__ int s[64];
+  int local[5];
+  const int t = static_cast<int>(threadIdx.x);
+  const int v = in[blockIdx.x * 64 + t];
+  for (int i = 0; i < 5; ++i) local[(i + v) % 5] = v + i;
+  s[t] = local[v % 5];
+  const int other = t > 0 ? s[t - 1] : 0;  // written by thread t - 1 just before: a race
+  out[blockIdx.x * 64 + t] = sum_of(local, 5) * 100 + s[t] + other;
+}
+
 // A barrier after an early return: the others return without reaching it (a problem).
 __global__ void early_return(int* out) {
   __shared__ int s[64];

@@ -174,4 +174,8 @@ void set_emergency_handler(EmergencyHandler handler);
 /// The program counter of the last traced access (0 if none): for crash and hang messages.
 std::uint64_t last_pc();
 
+/// How the launch in progress runs its kernel: "regions" (cut at its barriers), "fibers", or ""
+/// when no launch is running (for the emergency report, as RunResult::regions for a whole one).
+const char* current_execution();
+
 }  // namespace banksim::rt
