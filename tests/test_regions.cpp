@@ -24,7 +24,7 @@ using banksim::Module;
 const std::vector<std::string> kKernels = {
     "carry_locals",        "early_return", "divergent_barriers", "problems_after_barrier",
     "barrier_in_loop",     "nested_loops", "with_shuffle",       "callee_barrier",
-    "abort_after_barrier", "no_stops"};
+    "abort_after_barrier", "no_stops",     "barrier_votes"};
 
 /// tests/corpus/regions.cu compiled with the pass (regions) or without (fibers).
 Module& regions_module(bool regions) {
@@ -80,7 +80,8 @@ TEST_CASE("regions: each kernel gives the same outputs, counts and problems as w
       {"divergent_barriers", true},  {"problems_after_barrier", true},
       {"barrier_in_loop", true},     {"nested_loops", true},
       {"with_shuffle", true},        {"callee_barrier", false},
-      {"abort_after_barrier", true}, {"no_stops", true}};
+      {"abort_after_barrier", true}, {"no_stops", true},
+      {"barrier_votes", true}};
   if (BANKSIM_REGIONS_BUILT == 0) {
     WARN("banksim's region pass is not built (no LLVM development files): only fibers run");
   }
@@ -145,6 +146,21 @@ TEST_CASE("regions: a kernel without a stop runs as one region, its locals on th
     const int expected = (5 * v(i) + 10) * 100 + v(i) + (t > 0 ? v(i - 1) : 0);
     INFO("thread " << i);
     CHECK(r.out[i] == expected);
+  }
+}
+
+TEST_CASE("regions and fibers: __syncthreads_count, _and and _or return the block's answer",
+          "[banksim][regions]") {
+  for (const bool regions : {false, true}) {
+    INFO((regions ? "regions" : "fibers"));
+    const Run r = run(regions, "barrier_votes", 2);
+    REQUIRE(r.report.completed);
+    CHECK(r.report.problems.empty());
+    // 22 of 64 threads have t % 3 == 0; the shuffle gave c + (t ^ 1); and/or as named.
+    for (int i = 0; i < 2 * 64; ++i) {
+      INFO("thread " << i);
+      CHECK(r.out[i] == 22101010);
+    }
   }
 }
 

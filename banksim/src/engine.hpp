@@ -279,8 +279,8 @@ struct alignas(64) Thread {
   std::uint16_t linear = 0;
   std::uint16_t warp = 0;
   std::uint8_t lane = 0;
-  State state = State::kRunnable;
-  unsigned long long x_result = 0;
+  bool barrier_result = false;      // it waits at a barrier: it gets Launch::barrier_result_
+  unsigned long long x_result = 0;  // a warp function's result for it
   // Second line: barriers and warp rendezvous (__syncwarp, shuffles, ballots).
   std::uint64_t barrier_pc = 0;
   unsigned x_mask = 0;
@@ -413,8 +413,9 @@ class Launch {
     if (t == nullptr) return;
     if (pending_.active) resolve_pending();
     check_abort();
-    t->state = State::kAtBarrier;
+    state_[t->linear] = State::kAtBarrier;
     t->barrier_pc = pc;
+    t->barrier_result = true;
     t->x_value = 0;
     arrived_at_barrier(pc);
   }
@@ -584,6 +585,9 @@ class Launch {
   RunResult result_;
 
   std::vector<Thread> threads_;
+  // Each thread's state, by linear index: apart from the records, so that the passes over a
+  // block's threads (run_block, run_warp_regions) read 1 KiB, not a cache line a thread.
+  std::vector<State> state_;
   // The lanes' trace buffers (every warp's lane i traces into element i): the flushes read them
   // here rather than through 32 thread records.
   std::array<TraceBuffer<Access>, bankmodel::kWarpSize>& traces_ = lane_traces();
@@ -600,10 +604,11 @@ class Launch {
   Thread* from_ = nullptr;  // the thread that switched last (nullptr: the scheduler)
   unsigned warp_last_ = 0;  // one past the last thread of the warp being run
   bool fibers_made_ = false;
-  bool regions_ = false;                  // the kernel was cut into regions: no fibers
-  unsigned long long barrier_count_ = 0;  // __syncthreads_count's sum over the arrived threads
-  std::uint64_t barrier_first_pc_ = 0;    // where the first thread at the barrier waits (0: none)
-  bool barrier_sites_differ_ = false;     // another thread waits at another __syncthreads()
+  bool regions_ = false;                   // the kernel was cut into regions: no fibers
+  unsigned long long barrier_count_ = 0;   // __syncthreads_count's sum over the arrived threads
+  unsigned long long barrier_result_ = 0;  // the sum at the barrier released last
+  std::uint64_t barrier_first_pc_ = 0;     // where the first thread at the barrier waits (0: none)
+  bool barrier_sites_differ_ = false;      // another thread waits at another __syncthreads()
   unsigned warp_waiting_ = 0;  // with regions: lanes of the running warp at a warp function
   std::unique_ptr<char, void (*)(void*)> frames_{nullptr, std::free};
   bool stopping_ = false;  // the fibers return instead of waiting for another block

@@ -69,6 +69,7 @@ RunResult Launch::run() {
       },
       &known_);
   threads_.resize(num_threads_);
+  state_.assign(num_threads_, State::kRunnable);
   init_threads();
   for (const RegionKernel& k : layout_.region_kernels) {
     if (k.function == entry_.function) make_frames(k.frame_bytes);
@@ -122,7 +123,7 @@ void Launch::suspend(Thread& t) {
   Thread* next = nullptr;
   if (result_.completed) {
     for (unsigned i = t.linear + 1U; i < warp_last_; ++i) {
-      if (threads_[i].state == State::kRunnable) {
+      if (state_[i] == State::kRunnable) {
         next = &threads_[i];
         break;
       }
@@ -190,7 +191,7 @@ void Launch::make_fibers() {
           // the launch stops; the reason is already recorded
         }
         resolve_pending();
-        t.state = State::kDone;
+        state_[t.linear] = State::kDone;
         suspend(t);  // the next block, or the end
       }
       from_ = &t;  // its fiber ends: the scheduler's resume() gets an empty one for it
@@ -206,7 +207,7 @@ void Launch::end_fibers() {
   for (unsigned i = 0; i < num_threads_; ++i) {
     Thread& t = threads_[i];
     if (!t.fiber) continue;
-    if (t.state == State::kDone) {
+    if (state_[t.linear] == State::kDone) {
       resume(t);  // returns from its loop
     }
     // One suspended mid-kernel (after an abort): destroying it unwinds its stack.
@@ -223,13 +224,14 @@ void Launch::run_block(uint3 block) {
   block_first_interval_ = interval_;
   std::fill(warp_epoch_.begin(), warp_epoch_.end(), 0);
   barrier_count_ = 0;
+  barrier_result_ = 0;
   barrier_first_pc_ = 0;
   barrier_sites_differ_ = false;
   if (!regions_ && !fibers_made_) make_fibers();
   for (auto& trace : lane_traces()) trace.clear();  // a buffer per lane, shared by the warps
   for (auto& trace : lane_global_traces()) trace.clear();
   // A cut kernel's threads store region 0 in their frame as they return (regions.cpp).
-  for (unsigned i = 0; i < num_threads_; ++i) threads_[i].state = State::kRunnable;
+  std::fill(state_.begin(), state_.end(), State::kRunnable);
   ++result_.threads;
   result_.threads += num_threads_ - 1;
   for (;;) {
@@ -243,25 +245,26 @@ void Launch::run_block(uint3 block) {
     const Thread* first_waiting = nullptr;
     const Thread* first_done = nullptr;
     const Thread* other_site = nullptr;
-    // One pass: count, and release the threads at the barrier (__syncthreads_count's sum was
-    // added up as they arrived).
+    // One pass over the states: count, and release the threads at the barrier (a thread record
+    // is read only when the threads wait at different barriers). __syncthreads_count's sum was
+    // added up as they arrived; what a thread's barrier returns is barrier_result_.
     for (unsigned i = 0; i < num_threads_; ++i) {
-      Thread& t = threads_[i];
-      if (t.state == State::kDone) {
+      State& state = state_[i];
+      if (state == State::kDone) {
         ++done;
-        if (first_done == nullptr) first_done = &t;
+        if (first_done == nullptr) first_done = &threads_[i];
       } else {
         ++waiting;
-        t.state = State::kRunnable;
-        t.x_result = barrier_count_;
+        state = State::kRunnable;
         if (first_waiting == nullptr) {
-          first_waiting = &t;
+          first_waiting = &threads_[i];
         } else if (barrier_sites_differ_ && other_site == nullptr &&
-                   t.barrier_pc != first_waiting->barrier_pc) {
-          other_site = &t;
+                   threads_[i].barrier_pc != first_waiting->barrier_pc) {
+          other_site = &threads_[i];
         }
       }
     }
+    barrier_result_ = barrier_count_;
     if (waiting == 0) break;
     if (done > 0) {
       report("barrier_divergence", false, first_waiting->barrier_pc, 0, first_waiting,
@@ -299,20 +302,21 @@ void Launch::run_warp_regions(unsigned warp) {
   for (;;) {
     // Each runnable lane runs to its next stop: a barrier, a warp function or its end.
     for (unsigned i = first; i < last && result_.completed; ++i) {
+      if (state_[i] != State::kRunnable) continue;
       Thread& t = threads_[i];
-      if (t.state != State::kRunnable) continue;
       current_ = &t;
       threadIdx = t.tid;
       banksim_current_frame = t.frame;
-      banksim_current_result = t.x_result;  // of the warp function or barrier it returned at
+      // What the warp function or barrier it returned at hands it.
+      banksim_current_result = t.barrier_result ? barrier_result_ : t.x_result;
       try {
         entry_.invoke(entry_.function, args_);
       } catch (const KernelAbort&) {
         // the launch stops; the reason is already recorded
       }
-      if (t.state == State::kRunnable) {  // it returned from the kernel, not at a stop
+      if (state_[i] == State::kRunnable) {  // it returned from the kernel, not at a stop
         if (pending_.active) resolve_pending();
-        t.state = State::kDone;
+        state_[i] = State::kDone;
       }
       current_ = nullptr;
     }
@@ -329,11 +333,11 @@ void Launch::run_warp(unsigned warp) {
   for (;;) {
     // Resuming the first runnable lane runs them all: each hands over to the next (suspend()).
     for (unsigned i = first; i < last && result_.completed; ++i) {
-      if (threads_[i].state == State::kRunnable) resume(threads_[i]);
+      if (state_[i] == State::kRunnable) resume(threads_[i]);
     }
     if (!result_.completed) return;
     bool any_sync = false;
-    for (unsigned i = first; i < last; ++i) any_sync |= threads_[i].state == State::kAtWarpSync;
+    for (unsigned i = first; i < last; ++i) any_sync |= state_[i] == State::kAtWarpSync;
     if (!any_sync) return;
     release_warp_sync(warp);
   }
@@ -357,9 +361,9 @@ unsigned Launch::lanes_to_hold(unsigned first, unsigned last) const {
     const Thread* site = nullptr;
     for (unsigned i = first; i < last; ++i) {
       const Thread& t = threads_[i];
-      if (t.state == State::kDone || t.state == State::kAtBarrier) continue;
+      if (state_[i] == State::kDone || state_[i] == State::kAtBarrier) continue;
       running |= 1u << t.lane;
-      if (t.state != State::kAtWarpSync) continue;
+      if (state_[i] != State::kAtWarpSync) continue;
       waiting |= 1u << t.lane;
       if (site == nullptr) site = &t;
       one_site = one_site && t.x_pc == site->x_pc && t.x_mode == site->x_mode;
@@ -370,17 +374,17 @@ unsigned Launch::lanes_to_hold(unsigned first, unsigned last) const {
   unsigned complete = 0;
   for (unsigned i = first; i < last; ++i) {
     const Thread& t = threads_[i];
-    if (t.state != State::kAtWarpSync) continue;
+    if (state_[i] != State::kAtWarpSync) continue;
     waiting |= 1u << t.lane;
     if (!grouped(t.x_mode)) continue;
     bool all_here = true;
     for (unsigned j = first; j < last && all_here; ++j) {
       const Thread& u = threads_[j];
-      if (((t.x_mask >> u.lane) & 1u) == 0 || u.state == State::kDone ||
-          u.state == State::kAtBarrier) {
+      if (((t.x_mask >> u.lane) & 1u) == 0 || state_[j] == State::kDone ||
+          state_[j] == State::kAtBarrier) {
         continue;
       }
-      all_here = u.state == State::kAtWarpSync && u.x_pc == t.x_pc && u.x_mode == t.x_mode;
+      all_here = state_[j] == State::kAtWarpSync && u.x_pc == t.x_pc && u.x_mode == t.x_mode;
     }
     if (all_here) complete |= 1u << t.lane;
   }
@@ -397,8 +401,8 @@ unsigned Launch::release_warp_sync(unsigned warp) {
   std::array<bool, bankmodel::kWarpSize> was_held{};
   for (unsigned i = first; i < last; ++i) {
     Thread& t = threads_[i];
-    if (t.state == State::kAtWarpSync && ((held >> t.lane) & 1u) != 0) {
-      t.state = State::kRunnable;  // parked for this round: not a waiting lane below
+    if (state_[i] == State::kAtWarpSync && ((held >> t.lane) & 1u) != 0) {
+      state_[i] = State::kRunnable;  // parked for this round: not a waiting lane below
       was_held[t.lane] = true;
     }
   }
@@ -409,7 +413,7 @@ unsigned Launch::release_warp_sync(unsigned warp) {
   const Thread* sample = nullptr;
   for (unsigned i = first; i < last; ++i) {
     const Thread& t = threads_[i];
-    if (t.state == State::kAtWarpSync) {
+    if (state_[i] == State::kAtWarpSync) {
       waiting_mask |= 1u << t.lane;
       if (t.x_mode == banksim_exchange::kActiveMask) continue;  // no mask: it asks for one
       wanted_mask |= t.x_mask;
@@ -418,7 +422,7 @@ unsigned Launch::release_warp_sync(unsigned warp) {
   }
   for (unsigned i = first; i < last; ++i) {
     const Thread& t = threads_[i];
-    if (((wanted_mask >> t.lane) & 1u) != 0 && t.state == State::kAtBarrier) {
+    if (((wanted_mask >> t.lane) & 1u) != 0 && state_[i] == State::kAtBarrier) {
       report("barrier_divergence", false, sample->x_pc, t.barrier_pc, sample, t.linear, -1,
              "a warp-level operation (__syncwarp or a __shfl/__ballot) names lanes of its mask "
              "that are waiting at __syncthreads() instead: all lanes in the mask must execute it");
@@ -428,7 +432,7 @@ unsigned Launch::release_warp_sync(unsigned warp) {
   // A lane that calls with a mask that leaves itself out: undefined on the GPU.
   for (unsigned i = first; i < last; ++i) {
     const Thread& t = threads_[i];
-    if (t.state == State::kAtWarpSync && t.x_mode != banksim_exchange::kActiveMask &&
+    if (state_[i] == State::kAtWarpSync && t.x_mode != banksim_exchange::kActiveMask &&
         ((t.x_mask >> t.lane) & 1u) == 0) {
       report("warp_mask", false, t.x_pc, 0, &t, kNoThread, -1,
              "lane " + std::to_string(t.lane) +
@@ -442,7 +446,7 @@ unsigned Launch::release_warp_sync(unsigned warp) {
   unsigned ballot = 0;
   for (unsigned i = first; i < last; ++i) {
     const Thread& t = threads_[i];
-    if (t.state == State::kAtWarpSync && t.x_mode == banksim_exchange::kBallot && t.x_value != 0)
+    if (state_[i] == State::kAtWarpSync && t.x_mode == banksim_exchange::kBallot && t.x_value != 0)
       ballot |= 1u << t.lane;
   }
   // __activemask: the lanes waiting at the same call site, those that would execute it together
@@ -450,10 +454,10 @@ unsigned Launch::release_warp_sync(unsigned warp) {
   unsigned together[bankmodel::kWarpSize] = {};
   for (unsigned i = first; i < last; ++i) {
     const Thread& t = threads_[i];
-    if (t.state != State::kAtWarpSync || t.x_mode != banksim_exchange::kActiveMask) continue;
+    if (state_[i] != State::kAtWarpSync || t.x_mode != banksim_exchange::kActiveMask) continue;
     for (unsigned j = first; j < last; ++j) {
       const Thread& u = threads_[j];
-      if (u.state == State::kAtWarpSync && u.x_mode == banksim_exchange::kActiveMask &&
+      if (state_[j] == State::kAtWarpSync && u.x_mode == banksim_exchange::kActiveMask &&
           u.x_pc == t.x_pc) {
         together[i - first] |= 1u << u.lane;
       }
@@ -461,7 +465,7 @@ unsigned Launch::release_warp_sync(unsigned warp) {
   }
   for (unsigned i = first; i < last; ++i) {
     Thread& t = threads_[i];
-    if (t.state != State::kAtWarpSync) continue;
+    if (state_[i] != State::kAtWarpSync) continue;
     if (t.x_mode == banksim_exchange::kShuffle) {
       const unsigned src = first + static_cast<unsigned>(t.x_src);
       const bool ok = t.x_src >= 0 && src < last && ((waiting_mask >> t.x_src) & 1u) != 0;
@@ -476,9 +480,9 @@ unsigned Launch::release_warp_sync(unsigned warp) {
             "warp_mask", false, t.x_pc, 0, &t, absent ? kNoThread : threads_[src].linear, -1,
             "lane " + std::to_string(t.lane) + " reads lane " + std::to_string(t.x_src) +
                 " in a shuffle, but lane " + std::to_string(t.x_src) +
-                (absent ? " does not exist in this block (a partial warp)"
-                 : threads_[src].state == State::kDone ? " has already returned"
-                                                       : " is not taking part in this shuffle") +
+                (absent                        ? " does not exist in this block (a partial warp)"
+                 : state_[src] == State::kDone ? " has already returned"
+                                               : " is not taking part in this shuffle") +
                 (outside ? std::string(", and it is not in the shuffle's mask (") + mask_text + ")"
                          : std::string()) +
                 ": the value is undefined on the GPU; read only lanes that execute the "
@@ -497,9 +501,9 @@ unsigned Launch::release_warp_sync(unsigned warp) {
   unsigned still = 0;
   for (unsigned i = first; i < last; ++i) {
     Thread& t = threads_[i];
-    if (t.state == State::kAtWarpSync) t.state = State::kRunnable;
+    if (state_[i] == State::kAtWarpSync) state_[i] = State::kRunnable;
     if (was_held[t.lane]) {
-      t.state = State::kAtWarpSync;
+      state_[i] = State::kAtWarpSync;
       ++still;
     }
   }
@@ -514,7 +518,7 @@ unsigned long long Launch::collective(const Thread& t, unsigned first, unsigned 
   unsigned equal = 0;
   for (unsigned j = first; j < last; ++j) {
     const Thread& u = threads_[j];
-    if (u.state != State::kAtWarpSync || u.x_mode != t.x_mode || ((t.x_mask >> u.lane) & 1u) == 0)
+    if (state_[j] != State::kAtWarpSync || u.x_mode != t.x_mode || ((t.x_mask >> u.lane) & 1u) == 0)
       continue;
     values.push_back(u.x_value);
     lanes |= 1u << u.lane;
@@ -855,15 +859,16 @@ int Launch::syncthreads(std::uint64_t pc, int predicate) {
   if (t == nullptr) return 0;
   resolve_pending();
   check_abort();
-  t->state = State::kAtBarrier;
+  state_[t->linear] = State::kAtBarrier;
   t->barrier_pc = pc;
+  t->barrier_result = true;
   t->x_value = predicate != 0 ? 1 : 0;
   barrier_count_ += t->x_value;
   arrived_at_barrier(pc);
   if (regions_) return 0;  // the kernel returns here (a plain barrier: the pass cut only those)
   suspend(*t);
   check_abort();
-  return static_cast<int>(t->x_result);
+  return static_cast<int>(barrier_result_);
 }
 
 unsigned long long Launch::warp_rendezvous(unsigned mask, unsigned long long value, int src,
@@ -872,7 +877,8 @@ unsigned long long Launch::warp_rendezvous(unsigned mask, unsigned long long val
   if (t == nullptr) return value;
   resolve_pending();
   check_abort();
-  t->state = State::kAtWarpSync;
+  state_[t->linear] = State::kAtWarpSync;
+  t->barrier_result = false;
   t->x_mask = mask;
   t->x_value = value;
   t->x_src = src;

@@ -127,6 +127,21 @@ __global__ void with_shuffle(int* out) {
   out[t] = __shfl_down_sync(0xffffffffu, s[63 - t], 1);
 }
 
+// Barriers that return something (__syncthreads_count/_and/_or), with a shuffle between them:
+// a thread gets the block's answer as it goes on after each (a barrier's sum, then a lane's
+// value, then a barrier's again).
+__global__ void barrier_votes(int* out) {
+  const int t = static_cast<int>(threadIdx.x);
+  const int c = __syncthreads_count(t % 3 == 0);         // 22 of 64
+  const int w = __shfl_xor_sync(0xffffffffu, c + t, 1);  // c + (t ^ 1)
+  const int a1 = __syncthreads_and(t < 64);              // 1
+  const int a0 = __syncthreads_and(t < 63);              // 0
+  const int o1 = __syncthreads_or(t == 5);               // 1
+  const int o0 = __syncthreads_or(w < 0);                // 0
+  out[blockIdx.x * 64 + t] =
+      c * 1000000 + (w - c == (t ^ 1) ? 100000 : 0) + a1 * 1000 + a0 * 100 + o1 * 10 + o0;
+}
+
 // A barrier inside a function that is not inlined (fibers).
 __device__ __noinline__ void stage(int* s, int t) {
   s[t] = 3 * t;
