@@ -301,8 +301,9 @@ void Launch::run_warp_regions(unsigned warp) {
   warp_waiting_ = 0;
   for (;;) {
     // Each runnable lane runs to its next stop: a barrier, a warp function or its end.
+    State* const state = state_.data();  // not resized while threads run
     for (unsigned i = first; i < last && result_.completed; ++i) {
-      if (state_[i] != State::kRunnable) continue;
+      if (state[i] != State::kRunnable) continue;
       Thread& t = threads_[i];
       current_ = &t;
       threadIdx = t.tid;
@@ -314,9 +315,9 @@ void Launch::run_warp_regions(unsigned warp) {
       } catch (const KernelAbort&) {
         // the launch stops; the reason is already recorded
       }
-      if (state_[i] == State::kRunnable) {  // it returned from the kernel, not at a stop
+      if (state[i] == State::kRunnable) {  // it returned from the kernel, not at a stop
         if (pending_.active) resolve_pending();
-        state_[i] = State::kDone;
+        state[i] = State::kDone;
       }
       current_ = nullptr;
     }
