@@ -24,23 +24,5 @@ for r in $(seq "$rounds"); do
       grep _median | awk -v w=$way '{print w, $1, $NF}' >>"$out"
   done
 done
-python3 - "$out" <<'PY'
-import collections, re, statistics, sys
-d = collections.defaultdict(list)
-for line in open(sys.argv[1]):
-    way, name, value = line.split()
-    m = re.match(r"[a-z_]+=([0-9.]+)(k|M)?(/s|ns|us)?", value)
-    x = float(m.group(1))
-    if m.group(3) == "/s":
-        x *= {"k": 1e-3, "M": 1, None: 1e-6}[m.group(2)]
-    elif m.group(3) == "us":
-        x *= 1000
-    d[(name.replace("_median", ""), way)].append(x)
-ways = ("old", "new", "fibers")
-print(f"{'benchmark':40} {'old':>8} {'new':>8} {'fibers':>8}  (M traced accesses/s, or ns per thread)")
-for n in sorted({n for n, _ in d}):
-    med = [f"{statistics.median(d[(n, w)]):8.1f}" if d[(n, w)] else f"{'':8}" for w in ways]
-    rounds = " / ".join(" ".join(f"{x:.1f}" for x in d[(n, w)]) for w in ways)
-    print(f"{n:40} {' '.join(med)}  rounds: {rounds}")
-PY
+"$(dirname "$0")/../bench-medians.py" "$out" old new fibers
 rm -f "$out"
