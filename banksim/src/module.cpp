@@ -122,8 +122,9 @@ void write_line_table(const fs::path& so, const std::string& symbolizer) {
   const auto [status, listing] =
       run_command(shell_quote(objdump) + " -d --no-show-raw-insn " + shell_quote(so.string()));
   if (status != 0) return;
-  // "  450d:\tcall   4890 <__asan_load4@plt>", or through the GOT (-fno-plt, the region pass's
-  // NonLazyBind) "  4959:\tcall   *0x17b1(%rip)   # 6110 <__asan_load4@Base>": the call's return
+  // "  450d:\tcall   4890 <__asan_load4@plt>" (ASan's callbacks), or through the GOT (-fno-plt:
+  // the file's own declarations, banksim's functions among them)
+  // "  4959:\tcall   *0x17b1(%rip)   # 6110 <banksim_syncthreads@Base>": the call's return
   // address is the next instruction's address.
   static const std::regex insn(R"(^\s*([0-9a-f]+):\s+(\S+)(.*)$)");
   static const std::regex into(R"(<(__asan_|banksim_)[^>]*@(plt|Base)>)");
@@ -875,7 +876,9 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   const std::string include_dir = BANKSIM_INCLUDE_DIR;
   std::vector<std::string> flags = {
       "-std=c++17", "-O1", "-gdwarf-4", "-fPIC", "-shared", "-w", "-x", "c++",
-      // The hooks are called through the GOT, bound at load: no PLT stub per traced access.
+      // banksim's functions, declared in the file, are called through the GOT, and every symbol
+      // is bound at load (ASan's callbacks, which clang declares itself, through PLT stubs:
+      // faster there, regions.cpp says why).
       "-fno-plt", "-Wl,-z,now",
       // AddressSanitizer as a tracer: every load/store calls our hook (no ASan runtime).
       "-fsanitize=address", "-fno-sanitize-address-use-after-scope",
