@@ -738,21 +738,21 @@ struct Module::Impl : rt::WidthPlan {
   /// once; "" for the toolkit's and banksim's own headers, and files that cannot be read.
   mutable std::map<std::string, std::vector<std::string>> other_files;
   std::vector<std::string> source_dirs;  ///< the file's folder and its -I folders, absolute
-  std::string line_text(const std::string& file, int line) const {
-    if (file == display) return line_text(line);
+  std::string line_text(const std::string& path, int line) const {
+    if (path == display) return line_text(line);
     // Only the file's own headers (beside it, or in its -I folders) are quoted.
-    const std::string where = fs::absolute(file).lexically_normal().string();
-    if (file.empty() ||
+    const std::string where = fs::absolute(path).lexically_normal().string();
+    if (path.empty() ||
         std::none_of(source_dirs.begin(), source_dirs.end(),
                      [&](const std::string& d) { return where.rfind(d, 0) == 0; })) {
       return {};
     }
-    auto it = other_files.find(file);
+    auto it = other_files.find(path);
     if (it == other_files.end()) {
       std::vector<std::string> lines;
-      std::istringstream in(read_file(file));
+      std::istringstream in(read_file(path));
       for (std::string l; std::getline(in, l);) lines.push_back(l);
-      it = other_files.emplace(file, std::move(lines)).first;
+      it = other_files.emplace(path, std::move(lines)).first;
     }
     if (line <= 0 || static_cast<std::size_t>(line) > it->second.size()) return {};
     return trim(it->second[static_cast<std::size_t>(line - 1)]);
