@@ -36,8 +36,12 @@ void on_crash_signal(int sig) {
     raise(sig);
     return;
   }
-  const char* what = sig == SIGSEGV   ? "a segmentation fault (SIGSEGV): a bad pointer, or a "
-                                        "local array too large for a fiber's 64 KiB stack"
+  const char* what = sig == SIGSEGV
+                         ? (g_launch->regions()
+                                ? "a segmentation fault (SIGSEGV): a bad pointer, or local arrays "
+                                  "(its own or a called function's) too large for the stack"
+                                : "a segmentation fault (SIGSEGV): a bad pointer, or a local array "
+                                  "too large for a fiber's 64 KiB stack")
                      : sig == SIGBUS  ? "a bus error (SIGBUS)"
                      : sig == SIGFPE  ? "an arithmetic exception (SIGFPE): integer division by 0?"
                      : sig == SIGABRT ? "abort() (SIGABRT): a failed assert or trap?"

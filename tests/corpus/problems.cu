@@ -100,3 +100,15 @@ __global__ void crash(int* out) {
   if (threadIdx.x == 3) __trap();  // @crash
   out[threadIdx.x] = 0;
 }
+
+// A function with 16 MiB of locals called from a kernel without barriers (run as one region, on
+// the scheduler's stack): the stack overflows; banksim reports a crash and writes its report.
+__device__ __noinline__ int deep_locals(int* p, int n) {
+  volatile char big[16 << 20];
+  big[n] = 1;
+  big[(16 << 20) - 1 - n] = 2;
+  return big[n] + p[0];
+}
+__global__ void big_callee_locals(int* out) {
+  out[threadIdx.x] = deep_locals(out, static_cast<int>(threadIdx.x));
+}
