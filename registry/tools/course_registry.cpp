@@ -7,6 +7,10 @@
 //                                         of kernel pointers gpu/kernel_table.hpp declares
 //   course-registry banksim-runs          per kernel and profile size: label, file, kernel and
 //                                         banksim's --grid/--block/--arg flags (tab-separated)
+//   course-registry export --json         every exercise's facts as JSON, for scripts (files,
+//                                         kernels, sizes, hints, points, thresholds), so no
+//                                         script keeps a copy of them
+// nlohmann-json (header-only) writes the export; the rest is plain C++17.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +18,8 @@
 #include <map>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "course/registry.hpp"
 #include "course/registry_check.hpp"
@@ -26,7 +32,7 @@ namespace {
 int usage() {
   std::fprintf(stderr,
                "usage: course-registry list | check [ROOT] | kernel-table OUT_DIR ROOT | "
-               "banksim-runs\n");
+               "banksim-runs | export --json\n");
   return 2;
 }
 
@@ -128,6 +134,56 @@ int banksim_runs() {
   return 0;
 }
 
+nlohmann::ordered_json size_json(const course::Size& s) {
+  return {{"label", s.label}, {"n", s.n}, {"m", s.m}, {"k", s.k}};
+}
+
+int export_json() {
+  nlohmann::ordered_json out = {{"exercises", nlohmann::ordered_json::array()}};
+  for (const auto& e : course::exercises()) {
+    nlohmann::ordered_json sizes = nlohmann::ordered_json::array();
+    for (const auto& s : e.sizes) sizes.push_back(size_json(s));
+    nlohmann::ordered_json gpu = nlohmann::ordered_json::array();
+    for (const auto& g : e.thresholds.gpu) {
+      gpu.push_back({{"gpu", g.gpu}, {"min_ratio", g.min_ratio}, {"source", g.source}});
+    }
+    const course::Points& p = e.points;
+    out["exercises"].push_back({
+        {"id", e.id},
+        {"slug", e.slug},
+        {"title", e.title},
+        {"summary", e.summary},
+        {"kind", e.kind == course::ExerciseSpec::Kind::kHost ? "host" : "kernel"},
+        {"file", e.file},
+        {"kernel", e.kernel},
+        {"skeleton", e.skeleton_file()},
+        {"solution", e.solution().file},
+        {"lesson", "lessons/" + e.slug + "/README.md"},
+        {"baseline", {{"file", e.baseline.file}, {"kernel", e.baseline.kernel}}},
+        {"hints", e.hints},
+        {"conflict_hint", e.conflict_hint},
+        {"sizes", sizes},
+        {"gpu_timing_size", size_json(e.gpu_timing_size)},
+        {"points",
+         {{"builds", p.builds},
+          {"correct", p.correct},
+          {"no_problems", p.no_problems},
+          {"conflicts", p.conflicts},
+          {"speed", p.speed},
+          {"uses_shared", p.uses_shared},
+          {"total", p.total()}}},
+        {"thresholds",
+         {{"cpu_min_cost_ratio", e.thresholds.cpu_min_cost_ratio},
+          {"cpu_min_cost_ratio_clang", e.thresholds.cpu_gate(false)},
+          {"min_shared_fraction", e.thresholds.min_shared_fraction},
+          {"speed_reference", course::to_string(e.thresholds.reference)},
+          {"gpu", gpu}}},
+    });
+  }
+  std::printf("%s\n", out.dump(2).c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -136,5 +192,6 @@ int main(int argc, char** argv) {
   if (!a.empty() && a[0] == "check" && a.size() <= 2) return check(a.size() == 2 ? a[1] : ".");
   if (a.size() == 3 && a[0] == "kernel-table") return kernel_table(a[1], a[2]);
   if (a.size() == 1 && a[0] == "banksim-runs") return banksim_runs();
+  if (a.size() == 2 && a[0] == "export" && a[1] == "--json") return export_json();
   return usage();
 }
