@@ -162,7 +162,7 @@ function check(doc, page, win) {
     const r = img.getBoundingClientRect();
     if (r.width > 0 && r.right > view + 1) fails.push("figure cut off at " + width + " px: " + src + " ends at " + Math.round(r.right) + " px");
   }
-  // Commands are labelled "run" (scripts/doxygen-md-filter.sh), outputs "you should see".
+  // Commands are labelled "run" (scripts/doxygen-md-filter.py), outputs "you should see".
   if (/^lesson-[0-9]+\.html$/.test(page)) {
     for (const frag of doc.querySelectorAll("div.fragment")) {
       const first = (frag.querySelector("div.line") || frag).textContent.trim();

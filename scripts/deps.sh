@@ -80,6 +80,7 @@ test_reqs=(
   "header benchmark/benchmark.h|libbenchmark-dev libbenchmark-dev libbenchmark-dev"
   "catch2 Catch2 v2 or v3|catch2 catch2 catch2"
   "cmd git|git git git"
+  "cmd cmark-gfm|cmark-gfm cmark-gfm cmark-gfm"
 )
 docs_reqs=(
   "cmd doxygen|doxygen doxygen doxygen"

@@ -56,7 +56,7 @@ Module& module(const std::string& file) {
       {"transpose.cu",
        {"transpose_naive_tile", "transpose_tile<0>", "transpose_tile<1>",
         "transpose_padded_32x32"}},
-      {"lessons/04-padding-transpose/transpose_padded.cu", {"transpose_padded"}},
+      {"transpose_padded.cu", {"transpose_padded"}},
       {"lessons/06-xor-swizzle/transpose_swizzled.cu", {"transpose_swizzled"}},
       {"gemm.cu", {"gemm_abt<0>", "gemm_abt<1>"}},
       {"reduction.cu", {"reduce_interleaved", "reduce_sequential", "reduce_shuffle"}},
@@ -231,7 +231,7 @@ TEST_CASE("corpus: transposes are correct and load 32 / 1 / 1 wavefronts per req
       double wavefronts;
     } cases[] = {
         {"transpose.cu", "transpose_naive_tile", "naive_load", 32},
-        {"lessons/04-padding-transpose/transpose_padded.cu", "transpose_padded", "padded_load", 1},
+        {"transpose_padded.cu", "transpose_padded", "padded_load", 1},
         {"lessons/06-xor-swizzle/transpose_swizzled.cu", "transpose_swizzled", "swizzled_load", 1},
         {"transpose.cu", "transpose_tile<0>", "template_load", 32},
         {"transpose.cu", "transpose_tile<1>", "template_load", 1}};

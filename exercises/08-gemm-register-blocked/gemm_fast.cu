@@ -3,9 +3,9 @@
 // Task: a block of 256 threads computes a 128x128 tile of C, each thread 8x8 outputs; k advances
 // 8 at a time. Both operands are k-contiguous in global memory, so each thread loads one float4
 // of A and one of B (4 consecutive k) and stores them transposed (k-major) into shared memory,
-// where the inner loop reads them back as float4 along m and n. Declare the tiles so that the
-// transposing stores are conflict-free while every row stays 16-byte aligned, and write the
-// inner loop: 64 multiply-adds per four float4 loads.
+// where the inner loop reads them back as float4 along m and n: 64 multiply-adds per four float4
+// loads. Declare the tiles so that the transposing stores are conflict-free while every row stays
+// 16-byte aligned for those loads.
 // Preconditions: m and n multiples of 128, k a multiple of 8.
 // Launch: grid (n/128, m/128), block 256.       Grade: make grade EXERCISE=08
 #include "course_todo.h"
@@ -46,8 +46,21 @@ __global__ void __launch_bounds__(256)
     bs[load_k + 2][load_row] = bv.z;
     bs[load_k + 3][load_row] = bv.w;
     __syncthreads();
-    // TODO(ex08.2): accumulate acc[i][j] += A(row i) * B(col j) over this k-tile (~16 lines)
-    course_todo("TODO(ex08.2)");
+    // acc[i][j] += A(row i) * B(col j) over this k-tile: four float4 loads, 64 multiply-adds.
+#pragma unroll
+    for (int kk = 0; kk < kBlockK; ++kk) {
+      const float4 a0 = *reinterpret_cast<const float4*>(&as[kk][4 * ty]);
+      const float4 a1 = *reinterpret_cast<const float4*>(&as[kk][64 + 4 * ty]);
+      const float4 b0 = *reinterpret_cast<const float4*>(&bs[kk][4 * tx]);
+      const float4 b1 = *reinterpret_cast<const float4*>(&bs[kk][64 + 4 * tx]);
+      const float ar[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+      const float br[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+      for (int i = 0; i < 8; ++i) {
+#pragma unroll
+        for (int j = 0; j < 8; ++j) acc[i][j] += ar[i] * br[j];
+      }
+    }
     __syncthreads();
   }
 #pragma unroll

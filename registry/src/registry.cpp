@@ -217,14 +217,17 @@ ExerciseSpec ex02() {  // the solution makes 16.5x fewer wavefronts than the bas
   e.thresholds.gpu = {
       {"NVIDIA H200", 1.5,
        "measurements/h200-2026-12-01-redesign: 1.801-1.806x (baseline / solution, 3 runs)"}};
-  e.conflict_hint = "pad each row of the tile by one float, or XOR-swizzle the column index";
+  e.conflict_hint =
+      "a column of the tile lies in one bank: change the tile's row length so that consecutive "
+      "rows start in different banks (lesson 04), or permute the columns per row (lesson 06)";
   e.hints = {
       "The tile is written along its rows and read down its columns. Which banks do the 32 lanes "
       "of a warp hit on the read?",
       "tile[tx][ty] is word 32 tx + ty, in bank (32 tx + ty) mod 32 = ty: the same bank for every "
       "lane of the warp, 32 different words: 32-way.",
-      "Give the rows an odd pitch: one float of padding per row (32 x 33), so word 33 tx + ty is "
-      "in bank (tx + ty) mod 32; or XOR-swizzle the column index.",
+      "Only the tile's declaration changes; the indexing stays. With rows of P words, tile[tx][ty] "
+      "is word P tx + ty, in bank (P tx + ty) mod 32: choose the smallest P >= 32 for which that "
+      "bank differs for every tx = 0..31 (lesson 03: what must gcd(P, 32) be?).",
   };
   return e;
 }
@@ -280,15 +283,16 @@ ExerciseSpec ex03() {  // the solution makes 1.9x fewer wavefronts than the inte
   e.thresholds.reference = SpeedReference::kBaseline;
   e.thresholds.gpu = {{"NVIDIA H200", 1.3, "measurements/h200-2026-12-01-redesign: 1.566-1.567x"}};
   e.conflict_hint =
-      "stage the real and imaginary parts in two arrays (structure of arrays), so that lane t "
-      "reads word i + j of one array";
+      "neighbouring lanes read words 2 apart (numbers interleaved, one part read at a time): "
+      "stage the numbers so that the words one warp reads are consecutive";
   e.hints = {
       "Each warp reads 32 staged values per output. Which words does lane t read, and how far "
       "apart are neighbouring lanes?",
       "Interleaved, the part `part` of number i + j is word 2 (i + j) + part: neighbouring lanes "
       "read words 2 apart, so lanes t and t + 16 share a bank: gcd(2, 32) = 2-way on every read.",
-      "Stage the real and imaginary parts in two separate arrays (a structure of arrays), so a "
-      "warp reads 32 consecutive words of one array; one float2 load per number fills both.",
+      "Change only the staging layout, not the arithmetic: arrange the staged words so that, for "
+      "a fixed part, number i + j sits one word after number i + j - 1. The 8-byte global load of "
+      "a number can stay one load; where its two halves go in shared memory is your choice.",
   };
   return e;
 }
@@ -312,10 +316,6 @@ ExerciseSpec ex04() {  // the solution makes 16.5x fewer wavefronts than tile[32
   const std::string fast = "lessons/04-padding-transpose/transpose_fast.cu";
   e.variants = {
       {"transpose_global (lesson 04)", {naive, "transpose_global"}, nullptr, true},
-      {"transpose_padded (lesson 04)",
-       {"lessons/04-padding-transpose/transpose_padded.cu", "transpose_padded"},
-       nullptr,
-       true},
       {"transpose_swizzled (lesson 06)",
        {"lessons/06-xor-swizzle/transpose_swizzled.cu", "transpose_swizzled"},
        nullptr,
@@ -332,14 +332,17 @@ ExerciseSpec ex04() {  // the solution makes 16.5x fewer wavefronts than tile[32
   e.thresholds.cpu_min_cost_ratio = 1.9;  // model 2.31x; H200 2.18x vs gate 1.8
   e.thresholds.reference = SpeedReference::kBaseline;
   e.thresholds.gpu = {{"NVIDIA H200", 1.8, "measurements/h200-2026-12-01-redesign: 2.173-2.188x"}};
-  e.conflict_hint = "pad each tile row by one float: tile[32][33]";
+  e.conflict_hint =
+      "the tile's column read hits one bank: change the row length so that the 32 rows of a "
+      "column start in 32 different banks (the pitch rule of this lesson)";
   e.hints = {
       "A tile is written along its rows and read along its columns. Which of the two accesses is "
       "the conflicting one?",
       "The read tile[threadIdx.x][threadIdx.y + j] is word 32 tx + ty + j, in bank (ty + j) mod 32 "
       "for all 32 lanes of a warp: 32-way.",
-      "Pad each tile row by one float (a 32 x 33 tile): word 33 tx + ty + j is in bank (tx + ty + "
-      "j) mod 32, 32 different banks.",
+      "Only the declaration of the tile changes. With rows of P words the read is word "
+      "P tx + ty + j: a stride-P access (lesson 03). Pick P so that gcd(P, 32) = 1 and no row is "
+      "shorter than the 32 floats it holds.",
   };
   return e;
 }
@@ -378,13 +381,17 @@ ExerciseSpec ex05() {  // the solution makes 16.0x fewer wavefronts than the unp
   e.thresholds.cpu_min_cost_ratio_clang = 11.2;
   e.thresholds.reference = SpeedReference::kBaseline;
   e.thresholds.gpu = {{"NVIDIA H200", 4.0, "measurements/h200-2026-12-01-redesign: 5.120-5.125x"}};
-  e.conflict_hint = "pad the B tile by one float per row: bs[32][33]";
+  e.conflict_hint =
+      "the B tile is read down a column (one bank for the whole warp): give its rows a length "
+      "that spreads a column over the 32 banks; A's broadcast read needs no change";
   e.hints = {
       "In the inner loop the lanes of a warp share one row of A but each reads its own row of B's "
       "tile. What does that do to B's banks?",
       "The B read is word 32 tx + k: bank k for every lane, 32-way. The A read is the same word "
       "for the whole warp: a broadcast, which costs nothing extra.",
-      "Pad B's tile by one float per row (32 x 33), so lane tx reads bank (tx + k) mod 32.",
+      "Change only the declaration of B's tile: with rows of P words lane tx reads word P tx + k, "
+      "so the 32 lanes need P tx mod 32 to be distinct. A's tile and every index stay as they "
+      "are.",
   };
   return e;
 }
@@ -411,16 +418,16 @@ ExerciseSpec ex06() {  // the solution makes 4.5x fewer wavefronts than the unsw
                        "measurements/h200-2026-12-01-redesign: solution 88.6-88.7% of cudaMemcpy, "
                        "baseline 79.3-79.9%"}};
   e.conflict_hint =
-      "XOR the 16-byte chunk index with the row: tile[r][c ^ (r % 8)], on both "
-      "the store and the load";
+      "the 8 lanes of a phase read one column of 16-byte chunks, all in the same 4 banks: "
+      "permute each row's chunks by a function of the row, the same on the store and the load";
   e.hints = {
       "A 16-byte request is served in 4 phases of 8 lanes. Count the distinct banks one phase "
       "touches when it reads a column of the tile.",
       "A row of 8 float4 is 32 words, so element (r, c) starts at bank 4c whatever r is: 8 lanes "
       "reading rows r..r+7 of column c hit banks 4c..4c+3 eight times: 8-way in every phase.",
-      "Permute each row's 16-byte chunks by its row number: store element (r, c) at chunk c XOR (r "
-      "mod 8), on the store and on the load, so 8 consecutive rows of a column use 8 different "
-      "groups of 4 banks.",
+      "Keep the tile 8 chunks wide and put element (r, c) at chunk f(r, c) of row r, where for a "
+      "fixed c the 8 rows of a phase give 8 different f, and for a fixed r f is a permutation of "
+      "0..7 (XOR with a number below 8 is one). Apply the same f on the store and on the load.",
   };
   return e;
 }
@@ -443,15 +450,18 @@ ExerciseSpec ex07() {  // the solution makes 8.5x fewer wavefronts than double t
   e.thresholds.cpu_min_cost_ratio = 1.23;  // model 1.37x; H200 1.333x vs gate 1.2
   e.thresholds.reference = SpeedReference::kBaseline;
   e.thresholds.gpu = {{"NVIDIA H200", 1.2, "measurements/h200-2026-12-01-redesign: 1.332-1.334x"}};
-  e.conflict_hint = "pad each row of the double tile by one element: tile[32][33]";
+  e.conflict_hint =
+      "a half-warp's column read of doubles hits the same two banks: change the row length so "
+      "that 16 consecutive rows start on 16 different bank pairs";
   e.hints = {
       "8-byte requests are served in 2 phases of 16 lanes. Count what one phase of a column read "
       "touches.",
       "A row of 32 doubles is 64 words: element (r, c) is words 64 r + 2c and 2c + 1, banks 2c and "
       "2c + 1 for every row. The 16 lanes of a phase read one column: 16 words in the same two "
       "banks, 16-way.",
-      "Pad each row by one double (a 32 x 33 tile of doubles): row r then starts 66 r words in, 2r "
-      "banks over, and the 16 lanes of a phase use 16 different pairs of banks.",
+      "Only the declaration changes. With rows of P doubles row r starts 2 P r words in: choose "
+      "the row length so that 16 consecutive rows start on 16 different pairs of banks (work out "
+      "2 P r mod 32 for r = 0..15).",
   };
   return e;
 }
@@ -497,16 +507,17 @@ ExerciseSpec ex08() {  // stretch: the solution makes 1.08x fewer wavefronts (on
                        "measurements/h200-2026-12-01-redesign: solution 76.8-76.9% of cuBLAS, "
                        "baseline 75.4-75.6%"}};
   e.conflict_hint =
-      "pad each k-row of the tiles by 4 floats (as[8][128 + 4]): rows stay 16-byte aligned and "
-      "the odd lanes' stores move 16 banks over";
+      "the transposing stores are 2-way (odd and even lanes on one bank): change the tiles' row "
+      "length so the odd lanes' rows start 16 banks over, keeping every row 16-byte aligned";
   e.hints = {
       "The float4 loads of the inner loop are conflict-free. Look at the stores that scatter each "
       "float4 of A and B into four k-rows of the tiles.",
       "Lane t stores into row 4 (t mod 2) + q, column t / 2. With a pitch of 128 floats the row "
       "term vanishes mod 32: lanes t and t XOR 1 hit the same bank with different words, 2-way.",
-      "Pad each k-row so that the odd lanes move 16 banks over while rows stay 16-byte aligned for "
-      "the float4 loads: a pitch of 128 + 4 floats. (A one-float pad moves them only 4 banks and "
-      "breaks the alignment.)",
+      "Only the two declarations change. With rows of P floats, lane t's store is word "
+      "P (4 (t mod 2) + q) + t / 2: find the P >= 128 for which 4 P mod 32 = 16 (the odd lanes "
+      "move 16 banks over) while P stays a multiple of 4 (16-byte aligned rows for the float4 "
+      "loads). A pad of one float breaks the alignment.",
   };
   return e;
 }

@@ -3,9 +3,9 @@
 // Task: a block of 256 threads computes a 128x128 tile of C, each thread 8x8 outputs; k advances
 // 8 at a time. Both operands are k-contiguous in global memory, so each thread loads one float4
 // of A and one of B (4 consecutive k) and stores them transposed (k-major) into shared memory,
-// where the inner loop reads them back as float4 along m and n. Declare the tiles so that the
-// transposing stores are conflict-free while every row stays 16-byte aligned, and write the
-// inner loop: 64 multiply-adds per four float4 loads.
+// where the inner loop reads them back as float4 along m and n: 64 multiply-adds per four float4
+// loads. Declare the tiles so that the transposing stores are conflict-free while every row stays
+// 16-byte aligned for those loads.
 // Preconditions: m and n multiples of 128, k a multiple of 8.
 // Launch: grid (n/128, m/128), block 256.       Grade: make grade EXERCISE=08
 #include "course_todo.h"
@@ -53,7 +53,7 @@ __global__ void __launch_bounds__(256)
     bs[load_k + 2][load_row] = bv.z;
     bs[load_k + 3][load_row] = bv.w;
     __syncthreads();
-    // BEGIN SOLUTION ex08.2: accumulate acc[i][j] += A(row i) * B(col j) over this k-tile (~16 lines)
+    // acc[i][j] += A(row i) * B(col j) over this k-tile: four float4 loads, 64 multiply-adds.
 #pragma unroll
     for (int kk = 0; kk < kBlockK; ++kk) {
       const float4 a0 = *reinterpret_cast<const float4*>(&as[kk][4 * ty]);
@@ -68,8 +68,6 @@ __global__ void __launch_bounds__(256)
         for (int j = 0; j < 8; ++j) acc[i][j] += ar[i] * br[j];
       }
     }
-    // SKELETON: course_todo("TODO(ex08.2)");
-    // END SOLUTION
     __syncthreads();
   }
 #pragma unroll
