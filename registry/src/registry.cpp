@@ -227,7 +227,7 @@ ExerciseSpec ex02() {  // the solution makes 16.5x fewer wavefronts than the bas
       "lane of the warp, 32 different words: 32-way.",
       "Only the tile's declaration changes; the indexing stays. With rows of P words, tile[tx][ty] "
       "is word P tx + ty, in bank (P tx + ty) mod 32: choose the smallest P >= 32 for which that "
-      "bank differs for every tx = 0..31 (lesson 03: what must gcd(P, 32) be?).",
+      "bank differs for every tx = 0..31 (write out P tx mod 32 for a few tx).",
   };
   return e;
 }
@@ -291,8 +291,9 @@ ExerciseSpec ex03() {  // the solution makes 1.9x fewer wavefronts than the inte
       "Interleaved, the part `part` of number i + j is word 2 (i + j) + part: neighbouring lanes "
       "read words 2 apart, so lanes t and t + 16 share a bank: gcd(2, 32) = 2-way on every read.",
       "Change only the staging layout, not the arithmetic: arrange the staged words so that, for "
-      "a fixed part, number i + j sits one word after number i + j - 1. The 8-byte global load of "
-      "a number can stay one load; where its two halves go in shared memory is your choice.",
+      "a fixed part, number i + j sits one word after number i + j - 1. Then check the staging "
+      "stores too: the lanes of one warp must write 32 different banks there as well (kStage is "
+      "odd, which matters if the two parts share one array).",
   };
   return e;
 }
