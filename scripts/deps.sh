@@ -13,6 +13,7 @@
 #                         /usr/include)
 #   DEPS_LIB_DIRS="A B"   where libraries are looked for (default: LIBRARY_PATH, /usr/local/lib,
 #                         /usr/lib/MULTIARCH, /usr/lib, /usr/lib64)
+#   DEPS_PYTHON=PATH      the Python that builds the site's search index (default: python3)
 set -euo pipefail
 target="${1:-test}"
 dry_run=0
@@ -42,6 +43,11 @@ have_lib() {
 }
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 have_file() { [ -e "$1" ]; }
+# The site's search index is built by Pagefind, which PyPI ships as pagefind_bin (its static
+# binary in a wheel; no distribution packages it): pip installs it, so pip is what apt must bring.
+python=${DEPS_PYTHON:-python3}
+have_pagefind() { "$python" -c 'import pagefind_bin' >/dev/null 2>&1; }
+have_pip() { "$python" -m pip --version >/dev/null 2>&1; }
 
 # One requirement per line: how to check it, then its package on debian-12 ubuntu-22.04
 # ubuntu-24.04 ("-" where that distribution has none: the message says so).
@@ -87,6 +93,8 @@ docs_reqs=(
   "file /usr/share/doxygen-awesome-css/doxygen-awesome.css|doxygen-awesome-css - doxygen-awesome-css"
   "cmd dot|graphviz graphviz graphviz"
   "file /usr/share/javascript/mathjax|libjs-mathjax libjs-mathjax libjs-mathjax"
+  "cmd python3|python3 python3 python3"
+  "pagefind pip, to install PyPI's pagefind_bin (the site's search)|python3-pip python3-pip python3-pip"
 )
 # The site's browser check (part of make test), not needed to build the site.
 browser_reqs=(
@@ -115,6 +123,7 @@ for r in "${reqs[@]}"; do
     file) have_file "$what" && continue ;;
     lib) have_lib "$what" && continue ;;
     catch2) { have_header catch2/catch.hpp || have_header catch2/catch_all.hpp; } && continue ;;
+    pagefind) { have_pagefind || have_pip; } && continue ;;
     symbolizer)
       for n in llvm-symbolizer llvm-symbolizer-14 llvm-symbolizer-15; do have_cmd "$n" && continue 2; done ;;
     llvmdev)
@@ -174,8 +183,29 @@ PY
   rm -rf "$dir"
 }
 case "$target" in test | grade | build | bench | docs | all) nvdisasm_step ;; esac
+# pagefind_bin with pip, once pip is there: as root into the Python that builds the site (Debian's
+# own Python refuses pip's installs unless told --break-system-packages); otherwise the command.
+pagefind_step() {
+  have_pagefind && return 0
+  have_pip || return 0  # apt-get brings pip first (python3-pip is in the list)
+  if [ "$(id -u)" -ne 0 ] || [ "$dry_run" -eq 1 ]; then
+    echo "deps.sh: missing for the site's search: $python -m pip install pagefind_bin" >&2
+    return 1
+  fi
+  "$python" -m pip install -q pagefind_bin >/tmp/deps-pip.log 2>&1 ||
+    "$python" -m pip install -q --break-system-packages pagefind_bin >>/tmp/deps-pip.log 2>&1 || true
+  if have_pagefind; then
+    echo "deps.sh: installed pagefind_bin from PyPI (the site's search index)" >&2
+    return 0
+  fi
+  tail -5 /tmp/deps-pip.log >&2
+  echo "deps.sh: could not install pagefind_bin from PyPI (log /tmp/deps-pip.log): $python -m pip install pagefind_bin" >&2
+  return 1
+}
+pagefind_status=0
+case "$target" in docs | test | all) pagefind_step || pagefind_status=1 ;; esac
 
-[ ${#missing[@]} -eq 0 ] && [ ${#unavailable[@]} -eq 0 ] && exit 0
+[ ${#missing[@]} -eq 0 ] && [ ${#unavailable[@]} -eq 0 ] && exit $pagefind_status
 [ ${#missing[@]} -eq 0 ] && exit 1
 
 if [ "$(id -u)" -ne 0 ] || [ "$dry_run" -eq 1 ]; then
@@ -193,4 +223,5 @@ if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/tmp/deps-i
     exit 1
   fi
 fi
+case "$target" in docs | test | all) pagefind_step || exit 1 ;; esac
 [ ${#unavailable[@]} -eq 0 ]

@@ -36,4 +36,19 @@ echo "$out"
 grep -q "no package for: nvcc ncu compute-sanitizer" <<<"$out" || fail "grade-gpu: the toolkit not named"
 grep -q "GPU mode needs NVIDIA's CUDA toolkit" <<<"$out" || fail "grade-gpu: no advice"
 grep -q "clang" <<<"$out" && fail "grade-gpu asks for clang"
+# The site's search index (PyPI's pagefind_bin) missing from the Python that builds the site: with
+# pip there, the pip command is named; without pip, apt-get brings python3-pip first.
+fake=$(mktemp -d)
+trap 'rm -rf "$fake"' EXIT
+printf '#!/bin/sh\ncase "$*" in "-m pip --version") echo pip 23; exit 0 ;; esac\nexit 1\n' >"$fake/with-pip"
+printf '#!/bin/sh\nexit 1\n' >"$fake/without-pip"
+chmod +x "$fake/with-pip" "$fake/without-pip"
+out=$(DEPS_PYTHON="$fake/with-pip" scripts/deps.sh docs --dry-run 2>&1)
+rc=$?
+[ $rc -eq 1 ] || fail "docs without pagefind_bin: exit status $rc, expected 1: $out"
+grep -q "missing for the site's search: $fake/with-pip -m pip install pagefind_bin" <<<"$out" ||
+  fail "docs without pagefind_bin: the pip command not named: $out"
+out=$(DEPS_PYTHON="$fake/without-pip" DEPS_OS_RELEASE=tests/deps/ubuntu-24.04.os-release \
+      scripts/deps.sh docs --dry-run 2>&1)
+grep -q 'apt-get install -y .*python3-pip' <<<"$out" || fail "docs without pip: python3-pip not named: $out"
 echo "ok"
