@@ -15,11 +15,15 @@
 #                        3 the fix's shape (the same as the folded hints of the exercises page)
 #   make skeletons       regenerate exercises/ from solutions/ (instructors)
 #   make docs            the course site with Doxygen: build/docs/html/index.html
-#       EDITION=instructor   with solutions and grading specs: build/docs-instructor/html
+#       EDITION=instructor   with solutions, grading specs, measurement logs and the API
+#                        reference: build/docs-instructor/html
+#   make docs-serve      the site on http://127.0.0.1:8000/ (PORT=N, EDITION=instructor): its
+#                        full-text search needs HTTP, a page opened from a file cannot load it
 #   make explorer        rebuild docs/explorer/bankmodel.js (the bank model in WebAssembly, for the
 #                        site's bank explorer; needs emscripten) after changing bankmodel/
 #   make docs-check      the site checked in headless Chromium at 1280 and 390 px; report and
-#                        screenshots (front page, lessons 02 and 06, exercises) in build/docs-check/
+#                        screenshots (front page, lessons 02, 06 and 08, exercises, explorer,
+#                        the phone menu, the search) in build/docs-check/
 #   make gradescope      build/dist/gradescope/autograder.zip (Gradescope's autograder)
 #   make prairielearn    build/dist/prairielearn/ (one externally graded question per exercise)
 #   make classroom       build/dist/github-classroom/ (template repository with the workflow)
@@ -45,7 +49,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build test bench bench-class grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container test-catch2-v3 docs-check explorer deps-test deps-build deps-grade deps-docs deps-bench
+.PHONY: all build test bench bench-class grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container test-catch2-v3 docs-check docs-serve explorer deps-test deps-build deps-grade deps-docs deps-bench
 
 all: build
 
@@ -98,6 +102,12 @@ EDITION ?= student
 docs: deps-docs $(BUILD_DIR)/build.ninja
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target banksim grade grade_worker >/dev/null
 	@scripts/build-docs.sh $(EDITION) $(BUILD_DIR)
+
+# The site over HTTP on this machine only (127.0.0.1): Pagefind's search index loads over HTTP.
+docs-serve: docs
+	@echo "make docs-serve: the site is on http://127.0.0.1:$(or $(PORT),8000)/ (Ctrl-C stops it)"
+	@python3 -m http.server --bind 127.0.0.1 \
+	  --directory $(BUILD_DIR)/$(if $(filter instructor,$(EDITION)),docs-instructor,docs)/html $(or $(PORT),8000)
 
 # The site's bank explorer: the bank model compiled to WebAssembly (needs Debian's emscripten).
 explorer:
