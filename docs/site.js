@@ -89,28 +89,33 @@
       escapeHtml(query) + "</b></a></p>";
   }
 
-  $(function () {
-    const field = document.getElementById("MSearchField");
+  // Listeners on the document, attached as this script runs (in the page's head): a reader who
+  // types before the page has finished loading is answered too.
+  const isField = (e) => e.target && e.target.id === "MSearchField";
+  const setActive = (active) => {
     const box = document.getElementById("MSearchBox");
-    if (!field || !box) return;
+    if (box) box.className = box.className.replace(active ? "MSearchBoxInactive" : "MSearchBoxActive", active ? "MSearchBoxActive" : "MSearchBoxInactive");
+  };
+  document.addEventListener("input", (e) => { if (isField(e)) show(e.target.value); });
+  document.addEventListener("focusin", (e) => {
+    if (!isField(e)) return;
+    setActive(true);
+    if (e.target.value) show(e.target.value);
+  });
+  document.addEventListener("focusout", (e) => { if (isField(e)) setActive(false); });
+  document.addEventListener("keydown", (e) => { if (isField(e) && e.key === "Escape") { hide(); e.target.blur(); } });
+  document.addEventListener("click", (e) => {
+    const p = document.getElementById("site-search-results");
+    if (p && !p.contains(e.target) && !isField(e)) hide();
+  });
+  window.addEventListener("resize", () => {
+    const p = document.getElementById("site-search-results");
+    if (p && !p.hidden) panel();
+  });
+  // On the search page the box shows what was searched for.
+  document.addEventListener("DOMContentLoaded", () => {
+    const field = document.getElementById("MSearchField");
     const q = new URLSearchParams(location.search).get("q");
-    if (q && /(^|\/)search\.html$/.test(location.pathname)) field.value = q;
-    field.addEventListener("input", () => show(field.value));
-    field.addEventListener("focus", () => {
-      box.className = box.className.replace("MSearchBoxInactive", "MSearchBoxActive");
-      if (field.value) show(field.value);
-    });
-    field.addEventListener("blur", () => {
-      box.className = box.className.replace("MSearchBoxActive", "MSearchBoxInactive");
-    });
-    field.addEventListener("keydown", (e) => { if (e.key === "Escape") { hide(); field.blur(); } });
-    document.addEventListener("click", (e) => {
-      const p = document.getElementById("site-search-results");
-      if (p && !p.contains(e.target) && e.target !== field) hide();
-    });
-    window.addEventListener("resize", () => {
-      const p = document.getElementById("site-search-results");
-      if (p && !p.hidden) panel();
-    });
+    if (field && q && /(^|\/)search\.html$/.test(location.pathname)) field.value = q;
   });
 })();

@@ -298,10 +298,20 @@ function check(doc, page, win) {
   if (width <= 600) {
     const wide = Math.max(doc.documentElement.scrollWidth, doc.body.scrollWidth);
     if (wide > view + 1) {
+      // The first element past the edge that no scrolling or clipping box holds.
+      const clipped = (el) => {
+        for (let a = el.parentElement; a && a !== doc.body; a = a.parentElement) {
+          if (/^(auto|scroll|hidden|clip)$/.test(win.getComputedStyle(a).overflowX)) return true;
+        }
+        return false;
+      };
       let culprit = "";
       for (const el of doc.querySelectorAll("body *")) {
         const r = el.getBoundingClientRect();
-        if (r.width > 0 && r.right > view + 1 && !el.closest("[style*=overflow], .MathJax_Display")) { culprit = el.nodeName.toLowerCase() + (el.id ? "#" + el.id : el.className && typeof el.className === "string" ? "." + el.className.split(" ")[0] : ""); break; }
+        if (r.width > 0 && r.right > view + 1 && !clipped(el)) {
+          culprit = el.nodeName.toLowerCase() + (el.id ? "#" + el.id : el.className && typeof el.className === "string" ? "." + el.className.split(" ")[0] : "");
+          break;
+        }
       }
       fails.push("the page is " + wide + " px wide at " + width + " px" + (culprit ? " (" + culprit + ")" : ""));
     }
@@ -472,7 +482,7 @@ function next() {
     if (!box) { report.textContent += "FAIL search@box: no search box\n"; return next(); }
     box.focus();
     box.value = word;
-    box.dispatchEvent(new win.Event("input"));
+    box.dispatchEvent(new win.Event("input", { bubbles: true }));  // as typing does
     waitFor(doc, () => doc.querySelector("#site-search-results li a, #site-search-results .site-search-note"), () => {
       const panel = doc.getElementById("site-search-results");
       const links = panel ? [...panel.querySelectorAll("li a")].map((a) => pageOf(a.getAttribute("href"))) : [];
