@@ -153,6 +153,9 @@ function explore(doc, win, done) {
     }
     // The tiles: set the fields as a reader would, press "use this tile".
     if (tileCases.length === 0) fails.push("no expected explorer tiles (bankdiagram missing?)");
+    for (const id of ["ex-tile-preset", "ex-cols", "ex-pad", "ex-swizzle", "ex-read", "ex-k", "ex-apply", "ex-tile-note", "ex-tile"]) {
+      if (!doc.getElementById(id)) { fails.push("the explorer has no #" + id); done(fails); return; }
+    }
     for (const [w, cols, pad, swz, read, k, want, offs] of tileCases) {
       const name = (w === 4 ? "float" : w === 8 ? "double" : "float4") + " rows of " + cols + "+" + pad +
         (swz ? " swizzled" : "") + ", " + read + " " + k;
