@@ -712,3 +712,69 @@ TEST_CASE("uid isolation: own uid, root's files out of reach, nothing outlives t
   CHECK(count_processes(sleeper) == 0);
   fs::remove_all(dir);
 }
+
+// A course cloned as root into a folder other users cannot enter (a home under /root, a
+// `mktemp -d` folder: mode 0700): the sandbox's uid reaches exactly the listed paths through the
+// sandbox's own binds, and the host sees no change (sandbox_reach.hpp).
+TEST_CASE("as root the paths listed under a folder others cannot enter are reached and no more",
+          "[sandbox][uid]") {
+  if (geteuid() != 0) return;  // only root switches uid; a user's own 0700 folder is its own
+  if (!sandbox_ready()) return;
+  struct Restore {
+    ~Restore() { grader::set_isolation(grader::Isolation::kBwrap); }
+  } restore;
+  TempDir top;
+  const fs::path closed = top.path() / "home";
+  fs::create_directories(closed / "course" / "ro");
+  fs::create_directories(closed / "out" / "work");
+  fs::permissions(closed, fs::perms(0700));
+  write_text(closed / "course" / "ro" / "data.txt", "ro-data\n");
+  write_text(closed / "course" / "single.txt", "one file\n");
+  write_text(closed / "course" / "secret.txt", "secret\n");
+  fs::permissions(closed / "course" / "secret.txt", fs::perms(0644));  // only the 0700 hides it
+  const std::string mounts_before = read_text("/proc/self/mountinfo");
+  auto listing = [&] {
+    std::set<std::string> names;
+    for (const auto& e : fs::recursive_directory_iterator(closed)) names.insert(e.path().string());
+    return names;
+  };
+
+  SandboxSpec spec = quick_spec();
+  spec.sandbox_uid = 61051;
+  const std::string script =
+      "cat \"$1/course/ro/data.txt\" \"$1/course/single.txt\"\n"
+      "echo rw-ok > \"$1/out/work/out.txt\" && echo 'rw written'\n"
+      "cat \"$1/course/secret.txt\" 2>/dev/null && echo 'secret visible'\n"
+      "touch \"$1/course/ro/new\" 2>/dev/null && echo 'ro writable'\n"
+      "echo \"uid=$(id -u)\"\n";
+  const std::vector<std::string> argv = {"/bin/sh", "-c", script, "sh", closed.string()};
+
+  SECTION("control: the folder is closed to the sandbox's uid when nothing in it is listed") {
+    grader::set_isolation(grader::Isolation::kUid);
+    const SandboxResult r = run_sandboxed(
+        {"/bin/sh", "-c", "cat \"$1/course/ro/data.txt\" || echo 'closed'", "sh", closed.string()},
+        spec);
+    CHECK(r.stdout_text == "closed\n");
+  }
+  for (const auto iso : {grader::Isolation::kBwrap, grader::Isolation::kUid}) {
+    const bool bwrap = iso == grader::Isolation::kBwrap;
+    DYNAMIC_SECTION((bwrap ? "bubblewrap" : "uid isolation")) {
+      grader::set_isolation(iso);
+      const auto before = listing();
+      spec.ro_paths = {closed / "course" / "ro", closed / "course" / "single.txt"};
+      spec.rw_dir = closed / "out" / "work";
+      const SandboxResult r = run_sandboxed(argv, spec);
+      INFO(r.stdout_text << r.stderr_text << r.error);
+      CHECK(r.error.empty());
+      CHECK(r.stdout_text == std::string("ro-data\none file\nrw written\nuid=") +
+                                 (bwrap ? "65534" : "61051") + "\n");
+      CHECK(read_text(closed / "out" / "work" / "out.txt") == "rw-ok\n");
+      // The host: the same mode, the same files (the one written by the run aside), no mount.
+      CHECK((fs::status(closed).permissions() & fs::perms::all) == fs::perms(0700));
+      auto after = listing();
+      after.erase((closed / "out" / "work" / "out.txt").string());
+      CHECK(after == before);
+      CHECK(read_text("/proc/self/mountinfo") == mounts_before);
+    }
+  }
+}

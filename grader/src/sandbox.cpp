@@ -40,6 +40,11 @@
 //    bwrap processes included (measured: 13 background sleeps + sh + 2 bwrap = 16), and also
 //    every other task of that uid on the host (hence a dedicated uid per concurrent run). The
 //    uid switch means rw_dir is chowned to sandbox_uid, and ro paths must be world-readable.
+//  * Folders others cannot enter (a course cloned as root into /root or a `mktemp -d` folder):
+//    bwrap, running as sandbox_uid, could not look its sources up there. The child, still root,
+//    then covers each such folder in a private mount namespace with a tmpfs holding only the
+//    binds' paths (sandbox_reach.hpp); under uid isolation the same makes the program's paths
+//    reachable. Nothing changes on the host, and the view inside is the same.
 //    When the grader is not root it cannot switch uid; the outer level then counts all of the
 //    user's tasks, so the limit is set to `processes` + the user's current task count.
 //  * Output: both pipes are read until EOF; bytes past output_cap are read and dropped.
@@ -47,6 +52,8 @@
 //    new session, and when it exits its process group is killed (processes that call setsid
 //    or daemonize can survive, and their zombies go to the host's init).
 #include "grader/sandbox.hpp"
+
+#include "sandbox_reach.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -191,9 +198,17 @@ struct Plan {
   std::size_t output_cap = 0;
   int status_fd = -1;     // bwrap's --json-status-fd write end, or -1 when unsandboxed
   bool kill_uid = false;  // Isolation::kUid: every process of `uid` dies with the run
+  internal::Reach reach;  // folders the uid cannot enter on the way to its paths (as root)
 };
 
-enum ChildStage : int { kStageFds = 1, kStageLimits, kStageUid, kStageChdir, kStageExec };
+enum ChildStage : int {
+  kStageFds = 1,
+  kStageReach,
+  kStageLimits,
+  kStageUid,
+  kStageChdir,
+  kStageExec
+};
 
 // What the forked child needs, as plain pointers into memory prepared before fork.
 struct ChildArgs {
@@ -209,7 +224,8 @@ struct ChildArgs {
   bool switch_uid;
   unsigned uid;
   const char* cwd;
-  bool reaper;  // sandboxed: stay as a subreaper between the grader and bwrap
+  bool reaper;                   // sandboxed: stay as a subreaper between the grader and bwrap
+  const internal::Reach* reach;  // null: nothing to make reachable
 };
 
 [[noreturn]] void child_fail(int report_fd, int stage) {
@@ -252,6 +268,12 @@ void close_all_from(int first) {
   }
   for (std::size_t i = 0; i < c.n_keep; ++i) {
     if (fcntl(c.keep[i], F_SETFD, 0) != 0) child_fail(c.report_fd, kStageFds);
+  }
+  if (c.reach != nullptr) {  // as root, before the limits and the uid switch
+    if (const int err = internal::apply_reach(*c.reach); err != 0) {
+      errno = err;
+      child_fail(c.report_fd, kStageReach);
+    }
   }
   for (std::size_t i = 0; i < c.n_limits; ++i) {
     if (setrlimit(c.limits[i].first, &c.limits[i].second) != 0) {
@@ -362,6 +384,14 @@ std::string stage_text(int stage, const Plan& plan) {
   switch (stage) {
     case kStageFds:
       return "setting up file descriptors";
+    case kStageReach: {
+      std::string closed;
+      for (const auto& dir : plan.reach.overlays) closed += (closed.empty() ? "" : ", ") + dir;
+      return "making the sandbox's folders reachable for uid " + std::to_string(plan.uid) +
+             " through " + closed +
+             ", which other users cannot enter (binds in a private mount namespace, which needs "
+             "root's CAP_SYS_ADMIN)";
+    }
     case kStageLimits:
       return "setting resource limits";
     case kStageUid:
@@ -433,10 +463,22 @@ SandboxResult run_plan(const Plan& plan, Fd status_read, Fd status_write) {
   envp.push_back(nullptr);
   std::vector<int> keep = plan.keep_fds;
   if (plan.status_fd >= 0) keep.push_back(plan.status_fd);
-  const ChildArgs child{
-      plan.exe.c_str(),   argv.data(),     envp.data(),    plan.limits.data(), plan.limits.size(),
-      keep.data(),        keep.size(),     dev_null.get(), out.write.get(),    err.write.get(),
-      report.write.get(), plan.switch_uid, plan.uid,       plan.cwd.c_str(),   plan.status_fd >= 0};
+  const ChildArgs child{plan.exe.c_str(),
+                        argv.data(),
+                        envp.data(),
+                        plan.limits.data(),
+                        plan.limits.size(),
+                        keep.data(),
+                        keep.size(),
+                        dev_null.get(),
+                        out.write.get(),
+                        err.write.get(),
+                        report.write.get(),
+                        plan.switch_uid,
+                        plan.uid,
+                        plan.cwd.c_str(),
+                        plan.status_fd >= 0,
+                        plan.reach.empty() ? nullptr : &plan.reach};
   const pid_t grader = getpid();
 
   const pid_t pid = fork();
@@ -719,6 +761,12 @@ SandboxResult run_uid_isolated(const std::vector<std::string>& argv, const Sandb
   }
   Plan plan = common_plan(argv, spec, true);
   plan.cwd = spec.rw_dir.empty() ? "/tmp" : fs::absolute(spec.rw_dir).string();
+  // The program sees the host's file system as its uid: what it needs (and nothing else of a
+  // folder closed to others) is made reachable.
+  std::vector<fs::path> needed = spec.ro_paths;
+  if (!spec.rw_dir.empty()) needed.push_back(spec.rw_dir);
+  if (fs::exists(argv[0])) needed.push_back(argv[0]);
+  plan.reach = internal::plan_reach(needed);
   if (!spec.rw_dir.empty() && chown(plan.cwd.c_str(), spec.sandbox_uid, spec.sandbox_uid) != 0) {
     throw_errno(("chown " + plan.cwd).c_str());
   }
@@ -804,7 +852,10 @@ SandboxResult run_sandboxed(const std::vector<std::string>& argv, const SandboxS
   std::stable_sort(binds.begin(), binds.end(),
                    [](const auto& x, const auto& y) { return depth(x.first) < depth(y.first); });
   for (const auto& [path, writable] : binds) {
-    a.insert(a.end(), {writable ? "--bind" : "--ro-bind", path.string(), path.string()});
+    // The source by its canonical path: a link on the way may lie in a folder that only the
+    // reach below makes passable, where the link itself is not.
+    a.insert(a.end(),
+             {writable ? "--bind" : "--ro-bind", fs::canonical(path).string(), path.string()});
   }
   a.insert(a.end(), {"--chdir", rw.empty() ? std::string("/tmp") : rw.string()});
   a.insert(a.end(), {"--json-status-fd", std::to_string(status.write.get()), "--"});
@@ -813,6 +864,11 @@ SandboxResult run_sandboxed(const std::vector<std::string>& argv, const SandboxS
   plan.exe = bwrap;
   plan.args = std::move(a);
   plan.cwd = "/";
+  if (plan.switch_uid) {  // bwrap looks its sources up as the sandbox's uid
+    std::vector<fs::path> needed = {bwrap};
+    for (const auto& bind : binds) needed.push_back(bind.first);
+    plan.reach = internal::plan_reach(needed);
+  }
   plan.status_fd = status.write.get();
   return run_plan(plan, std::move(status.read), std::move(status.write));
 }

@@ -18,8 +18,10 @@
 // without following symlinks (O_NOFOLLOW) and treat sizes and contents as untrusted.
 //
 // When the grader runs as root, the sandbox runs as host uid `SandboxSpec::sandbox_uid` (so that
-// RLIMIT_NPROC counts only its processes): rw_dir is chowned to that uid, and ro_paths, argv[0]
-// and their parent folders must be readable by it (world-readable, o+rx).
+// RLIMIT_NPROC counts only its processes): rw_dir is chowned to that uid, and what ro_paths hold
+// must be readable by it (world-readable). A folder on the way to them that others cannot enter
+// (mode 0700) is passed through the sandbox's own binds, made as root in a private mount
+// namespace before the uid switch: nothing on the host is opened up.
 /// \file
 /// Running one untrusted program in a bubblewrap sandbox with limits, a timeout and capped output.
 #pragma once
