@@ -636,7 +636,8 @@ void write_doc_pages(const fs::path& dir, bool instructor) {
 
 }  // namespace
 
-/// The first folder on the way to `p` that other users may not enter (no o+x), or "".
+/// The first folder on the way to `p` that other users may not enter (no o+x), or "": there the
+/// sandbox reaches `p` only through its own binds.
 std::string closed_ancestor(const fs::path& p) {
   fs::path walk;
   for (const auto& part : fs::absolute(p)) {
@@ -778,17 +779,31 @@ int main(int argc, char** argv) {
       }
     }
     if (!o.no_sandbox && geteuid() == 0) {
-      // As root the sandboxes run as uids 61000-61064: every folder they use must be enterable.
+      // As root the sandboxes run as uids 61000-61064. A folder on the way that they cannot
+      // enter (a clone in /root, or in a `mktemp -d` folder) is passed through the sandbox's own
+      // binds (grader/src/sandbox_reach.hpp); a trial run says here, once, when that is
+      // impossible (no CAP_SYS_ADMIN), instead of in every exercise's row.
       fs::create_directories(o.out);
+      std::string closed;
       for (const fs::path& p : {fs::absolute(o.out), grader::course_root(), exe_dir()}) {
-        const std::string closed = closed_ancestor(p);
-        if (!closed.empty()) {
-          std::cerr << "grade: the sandbox runs student code as another user (uids 61000-61064), "
-                       "who cannot enter "
-                    << closed << " (on the way to " << p.string()
-                    << "): keep the course, the grader and --out under folders others may enter "
-                       "(chmod o+x "
-                    << closed << ", or use e.g. /srv or /tmp)\n";
+        if (closed.empty()) closed = closed_ancestor(p);
+      }
+      if (!closed.empty()) {
+        grader::SandboxSpec trial;
+        trial.ro_paths = {exe_dir(), fs::absolute(o.out)};
+        trial.wall_seconds = 20;
+        trial.sandbox_uid = 61064;  // the compile steps' uid: nothing runs as it before grading
+        const std::string worker = (exe_dir() / "grade_worker").string();
+        const grader::SandboxResult r =
+            grader::run_sandboxed({"/bin/sh", "-c", "test -x \"$0\"", worker}, trial);
+        if (!r.error.empty() || r.exit_status != 0) {
+          std::cerr << "grade: the sandbox runs student code as another user (uids "
+                       "61000-61064), who cannot enter "
+                    << closed << ", and a trial sandbox could not reach " << worker
+                    << " through its own binds either (status " << r.exit_status << "): " << r.error
+                    << " " << r.stderr_text.substr(0, 500)
+                    << "\nKeep the course, the grader and --out under folders others may enter "
+                       "(e.g. /srv or /tmp), or grade your own code with NO_SANDBOX=1\n";
           return 2;
         }
       }
