@@ -1,5 +1,9 @@
 # Thin wrapper over CMake/CTest. Targets:
 #   make grade           grade exercises/ (CPU model without a GPU); results in build/grade/
+#                        The first run configures build/ and builds the grader, banksim and
+#                        bankdiagram (GRADE_TARGETS: what every lesson's "Try it" command runs,
+#                        no tests or benchmarks), printing one line per build step; later runs
+#                        rebuild only what changed.
 #       SUBMISSION=DIR   grade another folder laid out like exercises/ (e.g. solutions)
 #       SUBMISSIONS=DIR  grade a class: one sub-folder per student (JOBS=N in parallel)
 #       EXERCISE=NN      only one exercise;  MODE=cpu|gpu|auto;  VERBOSE=1 compiler output and
@@ -37,7 +41,7 @@
 #   make test            build everything and run the whole test suite (CTest)
 #   make test-catch2-v3  (minutes) the same suite built against Catch2 v3 (Ubuntu 24.04, Debian
 #                        13), fetched from Debian 13's source package into build/catch2-v3/
-#   make build           configure + build only
+#   make build           configure + build everything (tests and benchmarks included)
 #   make bench           Google Benchmark programs: banksim's speed, and on a GPU every lesson
 #                        kernel against cudaMemcpy / cuBLAS (JSON in build/bench/)
 #   make bench-class     time grading a class of 20 distinct submissions in CPU mode (JOBS at a
@@ -60,10 +64,13 @@ deps-test deps-build deps-docs deps-bench:
 deps-grade:
 	@scripts/deps.sh $(if $(filter gpu,$(MODE)),grade-gpu,grade)
 
+# A build configured by `make grade` has no debug info of the course's own programs (a third of
+# the compile time; student kernels carry their own): CMAKE_FLAGS=-DCOURSE_DEBUG_INFO=ON keeps it.
 $(BUILD_DIR)/build.ninja:
 	@mkdir -p $(BUILD_DIR)/logs
-	@cmake -S . -B $(BUILD_DIR) -G Ninja $(CMAKE_FLAGS) >$(BUILD_DIR)/logs/configure.log 2>&1 || \
-	  { cat $(BUILD_DIR)/logs/configure.log; exit 1; }
+	@echo "configuring $(BUILD_DIR)/ with CMake (log: $(BUILD_DIR)/logs/configure.log)"
+	@cmake -S . -B $(BUILD_DIR) -G Ninja $(FIRST_CONFIGURE_FLAGS) $(CMAKE_FLAGS) \
+	  >$(BUILD_DIR)/logs/configure.log 2>&1 || { cat $(BUILD_DIR)/logs/configure.log; exit 1; }
 
 build: deps-build $(BUILD_DIR)/build.ninja
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
@@ -83,19 +90,32 @@ GRADE_ARGS = $(if $(SUBMISSION),--submission $(SUBMISSION)) \
              $(if $(SEED),--seed $(SEED)) $(if $(WIDTHS),--widths $(WIDTHS)) \
              --jobs $(JOBS) --out $(BUILD_DIR)/grade
 
+# What `make grade` builds: the grader and its worker, and the programs the lessons' and the
+# README's "Try it" commands run (build/bin/banksim, build/bin/bankdiagram; banksim's runtime
+# library and region pass come with it). The test grade_builds_what_the_lessons_run fails when a
+# command runs a program missing here.
+GRADE_TARGETS = grade grade_worker banksim bankdiagram
+
+# Builds GRADE_TARGETS: Ninja prints one "[n/N] Building ..." line per step (a compiler's errors
+# in full); nothing when everything is up to date.
+BUILD_GRADE_TARGETS = \
+	if ! ninja -C $(BUILD_DIR) -n $(GRADE_TARGETS) 2>/dev/null | grep -q '^ninja: no work to do'; then \
+	  echo "building $(GRADE_TARGETS) in $(BUILD_DIR)/ (once; later runs rebuild what changed)"; \
+	  cmake --build $(BUILD_DIR) -j $(JOBS) --target $(GRADE_TARGETS) || exit 1; \
+	fi
+
+grade hint skeletons: FIRST_CONFIGURE_FLAGS = -DCOURSE_DEBUG_INFO=OFF
 grade: deps-grade $(BUILD_DIR)/build.ninja
-	@mkdir -p $(BUILD_DIR)/logs
-	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade grade_worker >$(BUILD_DIR)/logs/build-grade.log 2>&1 || \
-	  { cat $(BUILD_DIR)/logs/build-grade.log; exit 1; }
+	@$(BUILD_GRADE_TARGETS)
 	@$(BUILD_DIR)/bin/grade $(GRADE_ARGS)
 
 skeletons: $(BUILD_DIR)/build.ninja
-	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade >/dev/null
+	@$(BUILD_GRADE_TARGETS)
 	@$(BUILD_DIR)/bin/grade skeletons
 
 hint: $(BUILD_DIR)/build.ninja
 	@test -n "$(EXERCISE)" || { echo "make hint EXERCISE=NN [LEVEL=1|2|3]"; exit 2; }
-	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade >/dev/null
+	@$(BUILD_GRADE_TARGETS)
 	@$(BUILD_DIR)/bin/grade hint $(EXERCISE) --level $(or $(LEVEL),1)
 
 EDITION ?= student
