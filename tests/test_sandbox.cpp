@@ -31,6 +31,7 @@
 #include <thread>
 #include <vector>
 
+#include "../grader/src/sandbox_reach.hpp"
 #include "grader/sandbox.hpp"
 
 namespace fs = std::filesystem;
@@ -174,8 +175,16 @@ int count_tasks_of(unsigned uid) {
   return scan_uid(uid, true);
 }
 
+// Processes of `uid` that are not zombies, after up to 2 s for SIGKILLed ones to finish exiting:
+// a killed task runs no more code of its own, but shows as live until the kernel has torn it down
+// (seen on a loaded machine: one of three escaped sleepers a moment after the run).
 int live_processes_of(unsigned uid) {
-  return scan_uid(uid, false);
+  int live = scan_uid(uid, false);
+  for (int i = 0; i < 200 && live != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    live = scan_uid(uid, false);
+  }
+  return live;
 }
 
 unsigned sandbox_host_uid(const SandboxSpec& spec) {
@@ -703,12 +712,13 @@ TEST_CASE("uid isolation: own uid, root's files out of reach, nothing outlives t
   CHECK(r.stdout_text == "61050\nno-write\nno-read\nno-kill\nstarted\n");
   CHECK(read_text(results) == "{\"score\": 0}");
   CHECK(read_text(dir / "work" / "mine.txt") == "mine\n");  // rw_dir is its own
-  CHECK(count_processes(sleeper) == 0);  // escaped (setsid, double fork) and killed all the same
   CHECK(live_processes_of(spec.sandbox_uid) == 0);
+  CHECK(count_processes(sleeper) == 0);  // escaped (setsid, double fork) and killed all the same
   // The wall-clock timeout holds too.
   spec.wall_seconds = 1;
   const SandboxResult t = run_sandboxed({"/bin/sh", "-c", join_sh(sleeper)}, spec);
   CHECK(t.timed_out);
+  CHECK(live_processes_of(spec.sandbox_uid) == 0);
   CHECK(count_processes(sleeper) == 0);
   fs::remove_all(dir);
 }
@@ -777,4 +787,58 @@ TEST_CASE("as root the paths listed under a folder others cannot enter are reach
       CHECK(read_text("/proc/self/mountinfo") == mounts_before);
     }
   }
+}
+
+// The reach's binds are made as root: a folder on a planned path that is swapped for a link
+// before the child mounts it (a sandboxed program owns its rw_dir, so such a swap is what an
+// attack would try) must fail the run, never bind what the link names.
+TEST_CASE("as root a folder swapped for a link after the reach was planned is not followed",
+          "[sandbox][uid]") {
+  if (geteuid() != 0) return;  // mounts need root
+  TempDir top;
+  const fs::path closed = top.path() / "home";
+  fs::create_directories(closed / "course" / "ro");
+  fs::create_directories(top.path() / "elsewhere" / "ro");
+  fs::permissions(closed, fs::perms(0700));
+  write_text(closed / "course" / "ro" / "data.txt", "course\n");
+  write_text(top.path() / "elsewhere" / "ro" / "key.txt", "not for the sandbox\n");
+  const grader::internal::Reach reach = grader::internal::plan_reach({closed / "course" / "ro"});
+  REQUIRE_FALSE(reach.empty());
+  REQUIRE(reach.overlays == std::vector<std::string>{closed.string()});
+
+  // In a forked child (its own mount namespace): apply_reach's errno, and which file shows.
+  auto apply_in_child = [&] {
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    const pid_t pid = fork();
+    if (pid == 0) {
+      close(fds[0]);
+      int msg[2] = {grader::internal::apply_reach(reach), 0};
+      if (access((closed / "course" / "ro" / "data.txt").c_str(), F_OK) == 0) msg[1] |= 1;
+      if (access((closed / "course" / "ro" / "key.txt").c_str(), F_OK) == 0) msg[1] |= 2;
+      if (read_text("/proc/self/mountinfo").find(closed.string()) != std::string::npos) msg[1] |= 4;
+      ssize_t ignored = write(fds[1], msg, sizeof msg);
+      (void)ignored;
+      _exit(0);
+    }
+    close(fds[1]);
+    std::pair<int, int> got{-1, -1};
+    int msg[2];
+    if (read(fds[0], msg, sizeof msg) == static_cast<ssize_t>(sizeof msg)) got = {msg[0], msg[1]};
+    close(fds[0]);
+    waitpid(pid, nullptr, 0);
+    return got;
+  };
+  // seen: 1 the course's file, 2 the link target's file, 4 a mount on the closed folder.
+  SECTION("control: unchanged, the planned folder is bound") {
+    CHECK(apply_in_child() == std::pair<int, int>{0, 1 | 4});
+  }
+  SECTION("swapped for a link: the child fails and mounts nothing") {
+    fs::rename(closed / "course", closed / "course-moved");
+    fs::create_directory_symlink(top.path() / "elsewhere", closed / "course");
+    const auto [err, seen] = apply_in_child();
+    CHECK(err == ELOOP);
+    CHECK((seen & 4) == 0);
+  }
+  CHECK(read_text("/proc/self/mountinfo").find(closed.string()) == std::string::npos);
 }
