@@ -120,7 +120,7 @@ hint: $(BUILD_DIR)/build.ninja
 
 EDITION ?= student
 docs: deps-docs $(BUILD_DIR)/build.ninja
-	@cmake --build $(BUILD_DIR) -j $(JOBS) --target banksim grade grade_worker >/dev/null
+	@$(BUILD_GRADE_TARGETS)
 	@scripts/build-docs.sh $(EDITION) $(BUILD_DIR)
 
 # The site over HTTP on this machine only (127.0.0.1): Pagefind's search index loads over HTTP.
