@@ -31,6 +31,11 @@ void run_child(std::vector<std::string> argv, const std::filesystem::path& dir,
 void run_worker(std::vector<std::string> argv, SandboxSpec spec, bool sandboxed,
                 const WorkerJob& job, WorkerOutcome& out);
 
+/// Every mention of `copy` (the path a backend compiled the file under) in what the worker
+/// reported (compile messages, problems, sites, its output) becomes `shown`, the name the student
+/// knows the file by. Nothing happens when `shown` is empty.
+void show_file_as(WorkerOutcome& out, const std::string& copy, const std::string& shown);
+
 /// Host uids of sandboxed steps when the grader runs as root: one per run step, in turn (so that
 /// concurrent runs do not share RLIMIT_NPROC), and one shared by compile steps.
 constexpr unsigned kFirstSandboxUid = 61000;

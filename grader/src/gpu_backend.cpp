@@ -353,6 +353,7 @@ class GpuBackend : public Backend {
       run_worker(
           {(self_dir() / "grade_worker").string(), dir.string(), "--report-fd", "{report_fd}"},
           spec, sandboxed_, local, out);
+      show_file_as(out, copy.string(), job.shown_file);
       return out;
     }
     const fs::path worker = dir / "worker";
@@ -363,6 +364,7 @@ class GpuBackend : public Backend {
       out.report.runs.resize(job.request.runs.size());
       out.report.run_received.assign(job.request.runs.size(), false);
       out.report.compile = {true, false, failure, read_file(dir / "build.log")};
+      show_file_as(out, student_copy(job, dir).string(), job.shown_file);
       return out;
     }
     // Correctness run and timing, then hardware counters per instruction and the sanitizers on
@@ -435,10 +437,18 @@ class GpuBackend : public Backend {
         into.insert(into.end(), issues.begin(), issues.end());
       }
     }
+    // The tools name the copy nvcc compiled, or the file as the request gave it.
+    show_file_as(out, student_copy(job, dir).string(), job.shown_file);
+    show_file_as(out, job.request.file, job.shown_file);
     return out;
   }
 
  private:
+  /// Where build_worker puts the copy of the file under test that nvcc compiles.
+  static fs::path student_copy(const WorkerJob& job, const fs::path& dir) {
+    return dir / "src" / fs::path(job.request.file).filename();
+  }
+
   static std::vector<std::string> resolve(std::vector<std::string> argv) {
     const std::string full = shell("command -v " + argv[0]);
     if (!full.empty()) argv[0] = full;
@@ -560,14 +570,16 @@ class GpuBackend : public Backend {
     }
     // The submission policy on the source, as in CPU mode, before nvcc sees it.
     const std::string text = read_file(job.request.file);
-    const std::string name = fs::path(job.request.file).filename().string();
+    // Messages name the file as the student knows it.
+    const std::string base = fs::path(job.request.file).filename().string();
+    const std::string name = job.shown_file.empty() ? base : job.shown_file;
     if (const auto v = check_source_policy(text); !v.empty()) {
       *failure = fmt::format("{}:{}: policy: {}", name, v.front().line, v.front().message);
       if (v.size() > 1) *failure += fmt::format(" (+{} more)", v.size() - 1);
       return false;
     }
     // The student's unit: a copy of the file in DIR, included by a generated wrapper.
-    const fs::path src = dir / "src" / fs::path(job.request.file).filename();
+    const fs::path src = student_copy(job, dir);
     fs::create_directories(src.parent_path());
     std::ofstream(src, std::ios::binary) << text;
     const std::string unit = fmt::format(
@@ -604,8 +616,8 @@ class GpuBackend : public Backend {
       std::smatch m;
       *failure = "nvcc could not build the kernel";
       if (std::regex_search(log, m, err)) {
-        *failure =
-            fs::path(m[1].str()).filename().string() + ":" + m[2].str() + ": error: " + m[3].str();
+        const std::string in = fs::path(m[1].str()).filename().string();
+        *failure = (in == base ? name : in) + ":" + m[2].str() + ": error: " + m[3].str();
       } else if (!r.error.empty()) {
         *failure += ": " + r.error;
       }
