@@ -189,6 +189,14 @@ std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std:
   return launches;
 }
 
+std::string nvcc_error(const std::string& log, const std::string& copy, const std::string& shown) {
+  static const std::regex err(R"((\S+)\((\d+)\): error: ([^\n]*))");
+  std::smatch m;
+  if (!std::regex_search(log, m, err)) return "";
+  const std::string file = m[1].str() == copy ? shown : fs::path(m[1].str()).filename().string();
+  return file + ":" + m[2].str() + ": error: " + m[3].str();
+}
+
 std::vector<protocol::Issue> sanitizer_issues(const std::string& text, const std::string& tool) {
   std::vector<protocol::Issue> issues;
   // "ERROR SUMMARY: 1 error", "RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)":
@@ -611,15 +619,10 @@ class GpuBackend : public Backend {
     SandboxResult r = tool(resolve(compile), build, std::size_t{1} << 20);
     std::ofstream(dir / "build.log") << r.stdout_text << r.stderr_text << r.error;
     if (r.exit_status != 0 || !fs::exists(dir / "student.o")) {
-      const std::string log = r.stdout_text + r.stderr_text;
-      static const std::regex err(R"((\S+)\((\d+)\): error: ([^\n]*))");
-      std::smatch m;
-      *failure = "nvcc could not build the kernel";
-      if (std::regex_search(log, m, err)) {
-        const std::string in = fs::path(m[1].str()).filename().string();
-        *failure = (in == base ? name : in) + ":" + m[2].str() + ": error: " + m[3].str();
-      } else if (!r.error.empty()) {
-        *failure += ": " + r.error;
+      *failure = nvcc_error(r.stdout_text + r.stderr_text, src.string(), name);
+      if (failure->empty()) {
+        *failure = "nvcc could not build the kernel";
+        if (!r.error.empty()) *failure += ": " + r.error;
       }
       return false;
     }
