@@ -123,9 +123,10 @@ struct Mistake {
 TEST_CASE("grader: feedback names the real mistake", "[grader][feedback]") {
   const std::string t04 = "04-padding-transpose/transpose.cu";
   // What no student should read, whatever the mistake: a cache or temporary path instead of
-  // their file, or the bank model's working (access widths) without VERBOSE.
-  const std::vector<std::string> nowhere = {"banksim-cache", "/tmp/", "sources/[0-9a-f]{16}",
-                                            "access widths", "clang's"};
+  // their file, or the model's working (access widths, the cost model's sector and line counts)
+  // without VERBOSE.
+  const std::vector<std::string> nowhere = {"banksim-cache", "/tmp/",   "sources/[0-9a-f]{16}",
+                                            "access widths", "clang's", "fetched, \\d+ lines"};
   const std::vector<Mistake> table = {
       {"copy_not_transpose",
        "04",

@@ -368,8 +368,8 @@ TEST_CASE("judge: the cost model charges uncoalesced global accesses (a strided 
   const auto* speed = r.gate("speed");
   CHECK(r.gate("conflicts")->passed);
   CHECK_FALSE(speed->passed);
-  CHECK(speed->reason.find("the global store at line 33 touches 32.0 32-byte sectors per warp "
-                           "request where 4.0 would do") != std::string::npos);
+  CHECK(speed->reason.find("the global store at transpose.cu:33 touches 32.0 32-byte sectors "
+                           "per warp request where 4.0 would do") != std::string::npos);
 }
 
 TEST_CASE("judge: counters that could not be read are the machine's problem, not a pass",

@@ -244,7 +244,7 @@ Counts counts(const protocol::RunReport& report) {
 }
 
 /// The global access that wastes the most sectors, as advice ("" if every one is coalesced).
-std::string worst_global(const protocol::RunReport& report, bool lines) {
+std::string worst_global(const Evidence& ev, const protocol::RunReport& report, bool lines) {
   const protocol::GlobalSite* worst = nullptr;
   for (const protocol::GlobalSite& g : report.global_sites) {
     if (g.sectors > 2 * g.ideal &&
@@ -254,12 +254,12 @@ std::string worst_global(const protocol::RunReport& report, bool lines) {
   if (worst == nullptr || worst->requests == 0) return "";
   const double per = static_cast<double>(worst->sectors) / static_cast<double>(worst->requests);
   const double ideal = static_cast<double>(worst->ideal) / static_cast<double>(worst->requests);
-  const std::string where = lines && worst->line > 0 ? fmt::format("line {}", worst->line)
-                                                     : fmt::format("`{}`", worst->source);
+  const std::string at = lines && worst->line > 0 ? where(ev, worst->file, worst->line)
+                                                  : fmt::format("`{}`", worst->source);
   return fmt::format(
       "; the global {} at {} touches {:.1f} 32-byte sectors per warp request where {:.1f} would "
       "do (uncoalesced: neighbouring lanes should access neighbouring addresses)",
-      worst->op, where, per, ideal);
+      worst->op, at, per, ideal);
 }
 
 Totals totals(const protocol::RunReport& report) {
@@ -680,11 +680,13 @@ Verdict speed(const Evidence& ev, const std::vector<Gate>& earlier) {
   // The gate for the widths counted: a GPU's counters are nvcc's by nature.
   const double need = th.cpu_gate(ev.caps.can_time || ev.run(0).nvcc_widths);
   std::string m =
-      fmt::format("{}: {:.2f}x cheaper than the baseline, needs {:.2f}x. Yours: {}; baseline: {}",
-                  how, ratio, need, sc.describe(), bc.describe());
+      fmt::format("{}: {:.2f}x cheaper than the baseline, needs {:.2f}x", how, ratio, need);
   const bool ok = ratio >= need;
-  if (!ok) m += worst_global(ev.run(0), ev.caps.sites_have_lines);
+  if (!ok) m += worst_global(ev, ev.run(0), ev.caps.sites_have_lines);
   v = ok ? Verdict::pass(m) : Verdict::fail(m);
+  // The model's working (its sector and line counts), for VERBOSE only.
+  if (ev.options.verbose)
+    v.detail = fmt::format("cost model: yours {}; baseline {}\n", sc.describe(), bc.describe());
   v.summary = fmt::format("{:.2f}x (model)", ratio);
   return v;
 }
