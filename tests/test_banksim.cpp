@@ -10,6 +10,7 @@
 #include <numeric>
 #include <optional>
 #include <random>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -76,7 +77,7 @@ Module& module(const std::string& file) {
       {"problems.cu",
        {"race_missing_sync", "race_same_word", "same_value_write", "oob_shared_write",
         "oob_into_next", "oob_dynamic", "uninitialized", "early_return", "oob_global",
-        "wild_pointer", "spin_on_shared"}},
+        "wild_pointer", "spin_on_shared", "barrier_in_branch", "loop_carried_race"}},
   };
   static std::map<std::string, Module> modules;
   auto it = modules.find(file);
@@ -436,9 +437,58 @@ TEST_CASE("problem: a missing __syncthreads is a race, with both lines", "[banks
   // and the writing line.
   const auto* u = find_problem(r, "uninitialized_read");
   REQUIRE(u != nullptr);
-  CHECK(u->message.find("before another thread wrote it") != std::string::npos);
+  CHECK(u->message.find("before any thread of the block had written it") != std::string::npos);
   CHECK(u->message.find("__syncthreads()") != std::string::npos);
   CHECK(u->other_line == line_of("race_write"));
+}
+
+TEST_CASE("problem: a race's message tells its two accesses in the order they happened",
+          "[banksim][problem]") {
+  const auto in = upload(random_floats(64, 5));
+  DeviceBuffer out(64 * sizeof(float));
+  const auto r = module("problems.cu").launch("race_missing_sync", {1, 64}, {out, in});
+  const std::string w = std::to_string(line_of("race_write"));
+  const std::string rd = std::to_string(line_of("race_read"));
+  const std::string t = "thread \\(\\d+,0,0\\)";
+  // Reported at the write: the other thread's read came first (write-after-read); reported at
+  // the read: the other thread's write came first (read-after-write). The barrier goes between
+  // the two lines, in the order the code has them.
+  bool war = false, raw = false;
+  for (const auto& p : r.problems) {
+    if (p.kind != "race") continue;
+    INFO(p.message);
+    if (p.line == line_of("race_write")) {
+      war = true;
+      CHECK(std::regex_search(p.message, std::regex("^" + t + " read `s` at line " + rd +
+                                                    ", then " + t + " wrote it at line " + w +
+                                                    ", with no __syncthreads\\(\\) in between: "
+                                                    "a write-after-read race")));
+    } else {
+      raw = true;
+      CHECK(std::regex_search(p.message, std::regex("^" + t + " wrote `s` at line " + w +
+                                                    ", then " + t + " read it at line " + rd +
+                                                    ", .*a "
+                                                    "read-after-write race")));
+    }
+    CHECK(p.message.find("put a __syncthreads() between line " + w + " and line " + rd) !=
+          std::string::npos);
+    CHECK(p.message.find("between the read and the write") == std::string::npos);
+  }
+  CHECK(war);
+  CHECK(raw);
+  // A race across a loop's iterations: the barrier inside the loop is there, the one at the end
+  // of the body is missing.
+  const auto loop = module("problems.cu").launch("loop_carried_race", {1, 64}, {out, in});
+  const auto* p = find_problem(loop, "race");
+  REQUIRE(p != nullptr);
+  INFO(p->message);
+  CHECK(p->message.find("add a __syncthreads() after line " + std::to_string(line_of("loop_read")) +
+                        ", at the end of the loop body") != std::string::npos);
+  DeviceBuffer flags(64 * sizeof(int));
+  const auto waw = module("problems.cu").launch("race_same_word", {1, 64}, {flags});
+  const auto* q = find_problem(waw, "race");
+  REQUIRE(q != nullptr);
+  CHECK(q->message.find("a write-after-write race") != std::string::npos);
 }
 
 TEST_CASE("problem: different values written by many threads race, same value only warns",
@@ -1101,9 +1151,26 @@ TEST_CASE("problem: a barrier after an early return is divergent", "[banksim][pr
   REQUIRE(p != nullptr);
   CHECK(p->line == line_of("divergent_barrier"));
   CHECK(p->message.find("reached by 40 of 64 threads") != std::string::npos);
+  // The advice names the return that comes before the barrier.
+  CHECK(p->message.find("the `return` at line " + std::to_string(line_of("early_return")) +
+                        " comes before the barrier") != std::string::npos);
   // With every thread in range the same kernel is fine.
   const auto ok = module("problems.cu").launch("early_return", {1, 64}, {out, Arg::scalar(64)});
   CHECK(ok.problems.empty());
+}
+
+TEST_CASE("problem: a barrier inside an `if` is not told to move an early return",
+          "[banksim][problem]") {
+  DeviceBuffer out(64 * sizeof(float));
+  const auto r = module("problems.cu").launch("barrier_in_branch", {1, 64}, {out, Arg::scalar(40)});
+  const auto* p = find_problem(r, "barrier_divergence");
+  REQUIRE(p != nullptr);
+  INFO(p->message);
+  CHECK(p->line == line_of("branch_barrier"));
+  CHECK(p->message.find("reached by 40 of 64 threads") != std::string::npos);
+  CHECK(p->message.find("inside the `if` at line " + std::to_string(line_of("branch_head"))) !=
+        std::string::npos);
+  CHECK(p->message.find("return") == std::string::npos);
 }
 
 TEST_CASE("problem: global out-of-bounds and wild pointers are reported, not crashes",

@@ -246,3 +246,38 @@ TEST_CASE("GPU object policy: nvcc's registration passes, runtime overrides and 
     CHECK(v[0].message.find("not an ELF file") != std::string::npos);
   }
 }
+
+TEST_CASE("GPU mode: nvcc's error and its output name the student's file, not the copy it built",
+          "[gpu][feedback]") {
+  if (std::system("nvcc --version >/dev/null 2>&1") != 0) {
+    WARN("nvcc not found: GPU mode's compile errors are not tested on this machine");
+    return;
+  }
+  // As the GPU backend builds it: a copy of the file in the job's folder, included by a unit.
+  const fs::path dir = fs::temp_directory_path() / "gpu-feedback-nvcc";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "src");
+  const fs::path copy = dir / "src" / "transpose.cu";
+  std::ofstream(copy) << "#include \"course_todo.h\"\n"
+                         "__global__ void k(float* o) {\n"
+                         "  __syncthreads()\n"
+                         "  o[threadIdx.x] = 0;\n"
+                         "}\n";
+  std::ofstream(dir / "unit.cu") << "#include \"" << copy.string() << "\"\n";
+  const std::string cmd = "nvcc -c -std=c++17 -arch=sm_90 -I gpu/include " +
+                          (dir / "unit.cu").string() + " -o " + (dir / "unit.o").string() + " >" +
+                          (dir / "log").string() + " 2>&1";
+  REQUIRE(std::system(cmd.c_str()) != 0);
+  std::ifstream in(dir / "log");
+  const std::string log((std::istreambuf_iterator<char>(in)), {});
+  INFO(log);
+  const std::string shown = "exercises/04-padding-transpose/transpose.cu";
+  const std::string first = grader::internal::nvcc_error(log, copy.string(), shown);
+  CHECK(first.rfind(shown + ":4: error: expected a \";\"", 0) == 0);
+  // The full output (the builds gate's detail) names the file the same way.
+  grader::WorkerOutcome out;
+  out.report.compile = {true, false, first, log};
+  grader::internal::show_file_as(out, copy.string(), shown);
+  CHECK(out.report.compile.diagnostics.find(copy.string()) == std::string::npos);
+  CHECK(out.report.compile.diagnostics.find(shown + "(4): error") != std::string::npos);
+}

@@ -82,7 +82,177 @@ void expect_failure(const std::string& submission, const std::string& exercise,
   CHECK(exercise_score(r.results, exercise) < 100);
 }
 
+/// The line of `file` that carries the comment marker `@tag`.
+int line_of(const fs::path& file, const std::string& tag) {
+  std::ifstream in(file);
+  std::string text;
+  for (int n = 1; std::getline(in, text); ++n) {
+    if (text.find("// @" + tag) != std::string::npos) return n;
+  }
+  FAIL("no marker @" << tag << " in " << file);
+  return 0;
+}
+
+/// `pattern` with every {tag} replaced by the line of its marker in `file`.
+std::string with_lines(std::string pattern, const fs::path& file) {
+  static const std::regex tag(R"(\{([a-z_]+)\})");
+  std::smatch m;
+  while (std::regex_search(pattern, m, tag)) {
+    pattern.replace(static_cast<std::size_t>(m.position(0)), static_cast<std::size_t>(m.length(0)),
+                    std::to_string(line_of(file, m[1].str())));
+  }
+  return pattern;
+}
+
+/// A mistake students make, graded through the real grader (no VERBOSE): the words the failing
+/// gate's output must have (`says`, regexes in which {tag} is the line of `// @tag`), the words
+/// the terminal table must show (`shows`), and words that must appear nowhere (`never`: what
+/// misleads, or the grader's own paths and model details).
+struct Mistake {
+  std::string name;      ///< the submission folder
+  std::string exercise;  ///< NN
+  std::string file;      ///< the file under the submission folder
+  std::string gate;      ///< the gate whose output is checked
+  std::vector<std::string> says;
+  std::vector<std::string> shows;
+  std::vector<std::string> never;
+};
+
 }  // namespace
+
+TEST_CASE("grader: feedback names the real mistake", "[grader][feedback]") {
+  const std::string t04 = "04-padding-transpose/transpose.cu";
+  // What no student should read, whatever the mistake: a cache or temporary path instead of
+  // their file, or the model's working (access widths, the cost model's sector and line counts)
+  // without VERBOSE.
+  const std::vector<std::string> nowhere = {"banksim-cache", "/tmp/",   "sources/[0-9a-f]{16}",
+                                            "access widths", "clang's", "fetched, \\d+ lines"};
+  const std::vector<Mistake> table = {
+      {"copy_not_transpose",
+       "04",
+       t04,
+       "correct",
+       // How many, the first one with its coordinates, yours and expected, which inputs they
+       // are, and the size: the output, first.
+       {"^n=512: \\d+ of 262144 elements of `out` are wrong; the first is out\\[1\\] \\(row 0, "
+        "column 1\\) = \\S+, expected \\S+; your value is in\\[1\\] \\(row 0, column 1\\), the "
+        "expected one is in\\[512\\] \\(row 1, column 0\\)"},
+       {"04 correct: n=512: \\d+ of 262144 elements of `out` are wrong; the first is out\\[1\\]"},
+       {"uninitialized_read", "edge tile"}},
+      {"tiles_not_transposed",
+       "04",
+       t04,
+       "correct",
+       // Wrong at every size; the read of unwritten tile entries (edge blocks only) comes after.
+       {"^n=512: \\d+ of 262144 elements of `out` are wrong; the first is out\\[1\\] \\(row 0, "
+        "column 1\\)",
+        "Also found at n=\\d+: tests/submissions/tiles_not_transposed/" + t04 +
+            ":{row}: uninitialized_read"},
+       {"04 correct: n=512: \\d+ of 262144 elements of `out` are wrong"},
+       {"^n=\\d+: [^ ]*: uninitialized_read"}},
+      {"missing_sync",
+       "04",
+       t04,
+       "no_problems",
+       // The two accesses in the order they happened, each with its line.
+       {"transpose.cu:{write}: race: thread \\(\\d+,\\d+,\\d+\\) read `tile` at line {read}, then "
+        "thread \\(\\d+,\\d+,\\d+\\) wrote it at line {write}, with no __syncthreads\\(\\) in "
+        "between: a write-after-read race",
+        "put a __syncthreads\\(\\) between line {write} and line {read}"},
+       {"04 correct: n=512: \\d+ of 262144 elements of `out` are wrong.*Probable cause: "
+        "tests/submissions/missing_sync/" +
+        t04 + ":{write}: race"},
+       {"between the read and the write", "between the write and the read"}},
+      {"return_before_barrier",
+       "04",
+       t04,
+       "no_problems",
+       {"transpose.cu:{barrier}: barrier_divergence: __syncthreads\\(\\) reached by \\d+ of 256 "
+        "threads",
+        "the `return` at line {return} comes before the barrier", "inside the `if` at line {if}",
+        "move that `return` after the barrier"},
+       {"04 no_problems: n=\\d+: tests/submissions/return_before_barrier/" + t04 +
+        ":{barrier}: barrier_divergence"},
+       {}},
+      {"barrier_in_if",
+       "04",
+       t04,
+       "no_problems",
+       {"transpose.cu:{barrier}: barrier_divergence: __syncthreads\\(\\) reached by \\d+ of 256 "
+        "threads of the block; the others \\(e.g. thread \\(\\d+,\\d+,\\d+\\)\\) skipped it: the "
+        "barrier is inside the `if` at line {if}",
+        "close the `if` before the barrier"},
+       {"04 no_problems: .*inside the `if` at line {if}"},
+       {"return", "had returned", "left the kernel"}},
+      {"syntax_error.nocompile",
+       "04",
+       t04,
+       "builds",
+       {"^tests/submissions/syntax_error.nocompile/" + t04 +
+            ":{missing_semicolon}: error: expected ';' after expression",
+        "\n```\ntests/submissions/syntax_error.nocompile/" + t04 +
+            ":{missing_semicolon}:\\d+: "
+            "error"},
+       {"04 builds: tests/submissions/syntax_error.nocompile/" + t04 +
+        ":{missing_semicolon}: error"},
+       {}},
+      {"pad_wrong_dimension",
+       "04",
+       t04,
+       "conflicts",
+       // The worst access's ways at its line, in the table and the reason alike.
+       {"^tests/submissions/pad_wrong_dimension/" + t04 +
+        ":{column}:\\d+: `.*` \\(load of 4 bytes\\) is 32-way: 32.00 wavefronts per request, "
+        "ideal 1.00; bank \\d+ serves 32 distinct words for lanes 0-31; try: "},
+       {"04-padding-transpose +yes +yes +32-way at line {column} "},
+       {"16.50x", "\\dx \\(baseline"}},
+      {"oob_shared",
+       "02",
+       "02-column-read/transpose_rows.cu",
+       "no_problems",
+       {"^n=256: tests/submissions/oob_shared/02-column-read/transpose_rows.cu:\\d+: "
+        "out_of_bounds: "
+        "4-byte access \\d+ bytes past the end of `tile`"},
+       {},
+       {}},
+  };
+  for (const Mistake& m : table) {
+    INFO("submission " << m.name);
+    const fs::path file = fs::path("tests/submissions") / m.name / m.file;
+    const GradeRun r =
+        grade("--submission tests/submissions/" + m.name + " --exercise " + m.exercise,
+              "feedback-" + m.name);
+    REQUIRE(r.results.is_object());
+    const json& t = test_of(r.results, m.exercise, m.gate);
+    CHECK(t.value("status", "") == "failed");
+    const std::string output = t.value("output", "");
+    INFO(m.gate << " says: " << output);
+    INFO("the terminal shows:\n" << r.output);
+    for (const std::string& want : m.says) {
+      const std::string re = with_lines(want, file);
+      INFO("must say /" << re << "/");
+      CHECK(std::regex_search(output, std::regex(re)));
+    }
+    for (const std::string& want : m.shows) {
+      const std::string re = with_lines(want, file);
+      INFO("the table must show /" << re << "/");
+      CHECK(std::regex_search(r.output, std::regex(re)));
+    }
+    std::vector<std::string> never = m.never;
+    never.insert(never.end(), nowhere.begin(), nowhere.end());
+    for (const std::string& bad : never) {
+      const std::string re = with_lines(bad, file);
+      INFO("must not say /" << re << "/ (in the gate's output or the terminal)");
+      CHECK_FALSE(std::regex_search(output, std::regex(re)));
+      CHECK_FALSE(std::regex_search(r.output, std::regex(re)));
+      CHECK_FALSE(std::regex_search(r.results.dump(), std::regex(re)));
+    }
+  }
+  // A correct kernel: the table names the baseline's worst access, not an average.
+  const GradeRun ok = grade("--submission solutions --exercise 04", "feedback-solution");
+  CHECK(std::regex_search(ok.output, std::regex("04-padding-transpose +yes +yes +none \\(baseline "
+                                                "32-way\\)")));
+}
 
 TEST_CASE("grader: the solutions get full marks in CPU mode", "[grader]") {
   const GradeRun r = grade("--submission solutions", "solutions");
@@ -168,13 +338,14 @@ TEST_CASE("grader: known-bad submissions get the right verdict and reason", "[gr
   }
   SECTION("out-of-bounds shared write") {
     expect_failure("oob_shared", "02", "no_problems",
-                   "line \\d+: out_of_bounds: 4-byte access \\d+ bytes past the end of `tile`");
+                   "transpose_rows.cu:\\d+: out_of_bounds: 4-byte access \\d+ bytes past the end "
+                   "of `tile`");
   }
   SECTION("still conflicting") {
     expect_failure(
         "still_conflicting", "04", "conflicts",
-        "line 29, column \\d+: .* is 32-way: 32.00 wavefronts per request, ideal 1.00; bank \\d+ "
-        "serves 32 distinct words for lanes 0-31; try: pad");
+        "transpose.cu:29:\\d+: .* is 32-way: 32.00 wavefronts per request, ideal 1.00; bank \\d+ "
+        "serves 32 distinct words for lanes 0-31; try: ");
     expect_failure("still_conflicting", "04", "speed", "1.00x cheaper than the baseline");
   }
   SECTION("conflict-free by not using shared memory") {
@@ -207,7 +378,9 @@ TEST_CASE("grader: where the solution has accesses nvcc merges, nvcc's widths ar
     WARN("nvcc is not installed here: the default widths are clang's, nothing to check");
     return;
   }
-  const GradeRun r = grade("--submission solutions --exercise 05 --widths auto", "nvcc-at-once");
+  // The widths counted are the model's working: shown with --verbose (VERBOSE=1) only.
+  const GradeRun r =
+      grade("--submission solutions --exercise 05 --widths auto --verbose", "nvcc-at-once");
   REQUIRE(r.results.is_object());
   CHECK(exercise_score(r.results, "05") == 100);
   CHECK(test_of(r.results, "05", "conflicts").value("output", "").find("access widths: nvcc") !=

@@ -139,7 +139,7 @@ TEST_CASE("judge: a conflicting access names its line and ways", "[judge]") {
   });
   const auto r = judge(b);
   CHECK_FALSE(r.gate("conflicts")->passed);
-  CHECK(r.gate("conflicts")->reason.find("line 21:") == 0);
+  CHECK(r.gate("conflicts")->reason.find("transpose.cu:21:") == 0);
   CHECK(r.gate("conflicts")->reason.find("is 2-way") != std::string::npos);
   CHECK(r.gate("correct")->passed);
 }
@@ -168,7 +168,8 @@ TEST_CASE("judge: a race fails no_problems with its lines", "[judge]") {
   const auto r = judge(b);
   CHECK_FALSE(r.gate("no_problems")->passed);
   CHECK(r.gate("no_problems")
-            ->reason.find("n=512: line 21: race: read after write (other access: line 14)") == 0);
+            ->reason.find(
+                "n=512: transpose.cu:21: race: read after write (other access: line 14)") == 0);
   // Wrong code fails the exercise past its build points, even with the right output.
   CHECK_FALSE(r.gate("correct")->passed);
   CHECK(r.gate("correct")->reason.find("race: read after write") != std::string::npos);
@@ -188,7 +189,7 @@ TEST_CASE("judge: the first cause is named first (a divergent barrier before its
   });
   const auto r = judge(b);
   const std::string& reason = r.gate("no_problems")->reason;
-  CHECK(reason.find("line 18: barrier_divergence") != std::string::npos);
+  CHECK(reason.find("transpose.cu:18: barrier_divergence") != std::string::npos);
   CHECK(reason.find(" more)") != std::string::npos);
   const std::string& detail = r.gate("no_problems")->detail;
   CHECK(detail.find("barrier_divergence") < detail.find("misaligned"));
@@ -306,7 +307,8 @@ TEST_CASE("judge: on a GPU, a kernel that stops the GPU gets memcheck to name th
   CHECK(diagnose_jobs == 1);
   CHECK(profiled == 0);  // the counters of a kernel that faults are not wanted
   CHECK_FALSE(r.gate("no_problems")->passed);
-  CHECK(r.gate("no_problems")->reason.find("line 24: out_of_bounds: compute-sanitizer memcheck") !=
+  CHECK(r.gate("no_problems")
+            ->reason.find("transpose.cu:24: out_of_bounds: compute-sanitizer memcheck") !=
         std::string::npos);
   CHECK(r.gate("correct")->reason.find("memcheck") != std::string::npos);
   CHECK(r.score() == ex04().points.builds);
@@ -366,8 +368,8 @@ TEST_CASE("judge: the cost model charges uncoalesced global accesses (a strided 
   const auto* speed = r.gate("speed");
   CHECK(r.gate("conflicts")->passed);
   CHECK_FALSE(speed->passed);
-  CHECK(speed->reason.find("the global store at line 33 touches 32.0 32-byte sectors per warp "
-                           "request where 4.0 would do") != std::string::npos);
+  CHECK(speed->reason.find("the global store at transpose.cu:33 touches 32.0 32-byte sectors "
+                           "per warp request where 4.0 would do") != std::string::npos);
 }
 
 TEST_CASE("judge: counters that could not be read are the machine's problem, not a pass",
@@ -414,7 +416,7 @@ TEST_CASE("reports: Gradescope and JUnit carry every gate", "[judge][report]") {
   CHECK_FALSE(g.contains("leaderboard"));  // nothing was timed
   const std::string junit = grader::to_junit(s);
   CHECK(junit.find("<failure") != std::string::npos);
-  CHECK(grader::render_table(s, false).find("line 21:") != std::string::npos);
+  CHECK(grader::render_table(s, false).find("transpose.cu:21:") != std::string::npos);
 }
 
 TEST_CASE("reports: Gradescope hides the secret sizes until the due date", "[judge][report]") {

@@ -561,12 +561,18 @@ class Launch {
   /// An access of `size` bytes at a shared offset that is not a multiple of its alignment: the
   /// GPU stops the kernel with "misaligned address".
   void misaligned(std::uint32_t offset, std::uint32_t size, std::uint64_t pc, int var);
+  /// Records what the two threads of a race did and in which order (Module's wording).
+  static void sequence(RawProblem& p, rt::Access mine, rt::Access other, bool other_first,
+                       std::string target);
   void read_after_write(const Shadow& s, std::uint64_t pc, int var);
   void write_after_read(const Shadow& s, std::uint64_t pc, int var);
   void write_after_write(const Shadow& s, std::uint32_t offset, std::uint32_t size,
                          std::uint64_t pc);
-  void report(const std::string& kind, bool warning, std::uint64_t pc, std::uint64_t other_pc,
-              const Thread* t, std::uint16_t other_thread, int var, const std::string& message);
+  /// Records a problem; the new record (to add what Module words its message from), or nullptr
+  /// when the same kind at the same pcs was recorded before (only counted then).
+  RawProblem* report(const std::string& kind, bool warning, std::uint64_t pc,
+                     std::uint64_t other_pc, const Thread* t, std::uint16_t other_thread, int var,
+                     const std::string& message);
   uint3 tid_of(std::uint16_t linear) const {
     const unsigned bx = options_.block.x;
     const unsigned by = options_.block.y;

@@ -108,11 +108,16 @@ void Launch::resolve_uninitialized() {
     const Shadow& s = cell(u.offset);
     const std::string where = "`" + v.name + "`, byte " + std::to_string(u.offset - v.offset);
     if (s.w_interval == interval_ && s.w_thread != u.thread) {
-      report("uninitialized_read", false, u.pc, pc64(s.w_pc), &threads_[u.thread], s.w_thread,
-             u.var,
-             "read of shared memory (" + where +
-                 ") before another thread wrote it, with no barrier in between: put a "
-                 "__syncthreads() between the write and the read");
+      // The read came first, the other thread's write after it (Module words it with lines).
+      RawProblem* p = report(
+          "uninitialized_read", false, u.pc, pc64(s.w_pc), &threads_[u.thread], s.w_thread, u.var,
+          "read of shared memory (" + where +
+              ") before another thread wrote it, with no barrier in between: the read "
+              "came first here, on the GPU it may come after the write; separate the "
+              "two accesses with a __syncthreads()");
+      if (p != nullptr)
+        sequence(*p, rt::Access::kRead, rt::Access::kWrite, false,
+                 "`" + v.name + "` (byte " + std::to_string(u.offset - v.offset) + ")");
     } else {
       report("uninitialized_read", false, u.pc, 0, &threads_[u.thread], kNoThread, u.var,
              "read of shared memory (" + where +
@@ -170,21 +175,37 @@ void Launch::misaligned_access(std::uintptr_t where, std::uint32_t size, Op op, 
              "before the cast");
 }
 
+void Launch::sequence(RawProblem& p, rt::Access mine, rt::Access other, bool other_first,
+                      std::string target) {
+  p.access = mine;
+  p.other_access = other;
+  p.other_first = other_first;
+  p.target = std::move(target);
+}
+
 void Launch::read_after_write(const Shadow& s, std::uint64_t pc, int var) {
   if (s.w_thread == kAtomicThread || separated_by_syncwarp(s.w_thread, s.w_wepoch)) return;
-  report("race", false, pc, pc64(s.w_pc), current_, s.w_thread, var,
-         "read of `" + layout_.vars[static_cast<std::size_t>(var)].name +
-             "` written by another thread since the last __syncthreads(): add a "
-             "__syncthreads() between the write and the read");
+  const std::string name = "`" + layout_.vars[static_cast<std::size_t>(var)].name + "`";
+  RawProblem* p =
+      report("race", false, pc, pc64(s.w_pc), current_, s.w_thread, var,
+             "another thread wrote " + name +
+                 ", then this thread read it, with no __syncthreads() in between (a "
+                 "read-after-write race: on the GPU the read may come first); separate the write "
+                 "and the read with a __syncthreads()");
+  if (p != nullptr) sequence(*p, rt::Access::kRead, rt::Access::kWrite, true, name);
 }
 
 void Launch::write_after_read(const Shadow& s, std::uint64_t pc, int var) {
   if (s.r_thread != kManyThreads && separated_by_syncwarp(s.r_thread, s.r_wepoch)) return;
-  report("race", false, pc, pc64(s.r_pc), current_,
-         s.r_thread == kManyThreads ? kNoThread : s.r_thread, var,
-         "write to `" + layout_.vars[static_cast<std::size_t>(var)].name +
-             "` that another thread read since the last __syncthreads(): the reader may see "
-             "either value; add a __syncthreads() between the read and the write");
+  const std::string name = "`" + layout_.vars[static_cast<std::size_t>(var)].name + "`";
+  RawProblem* p =
+      report("race", false, pc, pc64(s.r_pc), current_,
+             s.r_thread == kManyThreads ? kNoThread : s.r_thread, var,
+             "another thread read " + name +
+                 ", then this thread wrote it, with no __syncthreads() in between (a "
+                 "write-after-read race: on the GPU the write may come first, and the reader see "
+                 "the new value); separate the read and the write with a __syncthreads()");
+  if (p != nullptr) sequence(*p, rt::Access::kWrite, rt::Access::kRead, true, name);
 }
 
 void Launch::write_after_write(const Shadow& s, std::uint32_t offset, std::uint32_t size,
@@ -217,9 +238,11 @@ void Launch::resolve_pending() {
            "several threads write the same value to `" + name +
                "` in one barrier interval (benign, but each write costs a store)");
   } else {
-    report("race", false, pending_.pc, pending_.other_pc, current_, pending_.other_thread, var,
-           "two threads write different values to the same bytes of `" + name +
-               "` with no __syncthreads() in between: which one wins is undefined");
+    RawProblem* p =
+        report("race", false, pending_.pc, pending_.other_pc, current_, pending_.other_thread, var,
+               "two threads write different values to the same bytes of `" + name +
+                   "` with no __syncthreads() in between: which one wins is undefined");
+    if (p != nullptr) sequence(*p, rt::Access::kWrite, rt::Access::kWrite, true, "`" + name + "`");
   }
 }
 

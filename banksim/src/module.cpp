@@ -27,6 +27,8 @@
 #include <sys/stat.h>
 
 #include "banksim/banksim.hpp"
+
+#include "advice.hpp"
 #include "banksim/runtime.hpp"
 #include "banksim/sass_widths.hpp"
 
@@ -1337,6 +1339,19 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
     q.has_other_thread = p.has_other_thread;
     q.other_thread = p.other_thread;
     q.message = p.message;
+    // With the lines known: the accesses of a race in the order they happened, and advice that
+    // fits the code around a barrier (the file's own lines only: a header's are not read here).
+    if (q.file == impl_->display) {
+      std::string worded;
+      if (p.access != rt::Access::kNone) {
+        worded = advice::race(p, q.line, q.other_line, impl_->source_lines);
+      } else if (p.others_finished) {
+        worded = advice::finished_barrier(p, q.line, impl_->source_lines);
+      } else if (p.two_barriers && q.line > 0 && q.other_line > 0) {
+        worded = advice::different_barriers(q.line, q.other_line);
+      }
+      if (!worded.empty()) q.message = worded;
+    }
     q.count = p.count;
     report.problems.push_back(q);
   }

@@ -267,21 +267,31 @@ void Launch::run_block(uint3 block) {
     barrier_result_ = barrier_count_;
     if (waiting == 0) break;
     if (done > 0) {
-      report("barrier_divergence", false, first_waiting->barrier_pc, 0, first_waiting,
-             first_done->linear, -1,
-             "__syncthreads() reached by " + std::to_string(waiting) + " of " +
-                 std::to_string(num_threads_) +
-                 " threads of the block; the others had returned (e.g. thread (" +
-                 std::to_string(first_done->tid.x) + "," + std::to_string(first_done->tid.y) + "," +
-                 std::to_string(first_done->tid.z) +
-                 ")). Every thread must reach every barrier: move the early `return` after the "
-                 "barrier or guard only the work, not the barrier");
+      // Whether the others returned early or skipped a barrier inside a branch is not known
+      // here: Module words the advice from the source (an early `return`, or the `if`).
+      RawProblem* p = report(
+          "barrier_divergence", false, first_waiting->barrier_pc, 0, first_waiting,
+          first_done->linear, -1,
+          "__syncthreads() reached by " + std::to_string(waiting) + " of " +
+              std::to_string(num_threads_) + " threads of the block; the others (e.g. thread (" +
+              std::to_string(first_done->tid.x) + "," + std::to_string(first_done->tid.y) + "," +
+              std::to_string(first_done->tid.z) +
+              ")) finished the kernel without reaching it. Every thread must reach every "
+              "barrier: keep it out of any `if`, loop or early `return` that not every thread "
+              "takes, and guard only the work");
+      if (p != nullptr) {
+        p->others_finished = true;
+        p->reached = waiting;
+        p->block_threads = num_threads_;
+      }
     }
     if (other_site != nullptr) {
-      report("barrier_divergence", false, first_waiting->barrier_pc, other_site->barrier_pc,
-             first_waiting, other_site->linear, -1,
-             "threads of one block wait at different __syncthreads() calls: a barrier inside "
-             "divergent code (if/else) is undefined behaviour on the GPU");
+      RawProblem* p =
+          report("barrier_divergence", false, first_waiting->barrier_pc, other_site->barrier_pc,
+                 first_waiting, other_site->linear, -1,
+                 "threads of one block wait at different __syncthreads() calls: a barrier "
+                 "inside divergent code (if/else) is undefined behaviour on the GPU");
+      if (p != nullptr) p->two_barriers = true;
     }
     barrier_count_ = 0;
     barrier_first_pc_ = 0;
@@ -894,14 +904,14 @@ unsigned long long Launch::warp_rendezvous(unsigned mask, unsigned long long val
   return t->x_result;
 }
 
-void Launch::report(const std::string& kind, bool warning, std::uint64_t pc, std::uint64_t other_pc,
-                    const Thread* t, std::uint16_t other_thread, int var,
-                    const std::string& message) {
+RawProblem* Launch::report(const std::string& kind, bool warning, std::uint64_t pc,
+                           std::uint64_t other_pc, const Thread* t, std::uint16_t other_thread,
+                           int var, const std::string& message) {
   const std::string key = kind + ":" + std::to_string(pc) + ":" + std::to_string(other_pc);
   auto it = problem_index_.find(key);
   if (it != problem_index_.end()) {
     result_.problems[it->second].count += 1;
-    return;
+    return nullptr;
   }
   problem_index_.emplace(key, result_.problems.size());
   RawProblem p;
@@ -918,6 +928,7 @@ void Launch::report(const std::string& kind, bool warning, std::uint64_t pc, std
   p.var = var;
   p.message = message;
   result_.problems.push_back(std::move(p));
+  return &result_.problems.back();
 }
 
 }  // namespace banksim::rt::detail

@@ -149,6 +149,28 @@ void run_child(std::vector<std::string> argv, const fs::path& dir, const Limits&
   out.output_tail = text.size() > 4000 ? text.substr(text.size() - 4000) : text;
 }
 
+void show_file_as(WorkerOutcome& out, const std::string& copy, const std::string& shown) {
+  if (shown.empty() || copy.empty() || copy == shown) return;
+  const auto fix = [&](std::string& text) {
+    for (std::size_t at = text.find(copy); at != std::string::npos; at = text.find(copy, at)) {
+      text.replace(at, copy.size(), shown);
+      at += shown.size();
+    }
+  };
+  fix(out.report.compile.message);
+  fix(out.report.compile.diagnostics);
+  fix(out.output_tail);
+  for (protocol::RunReport& run : out.report.runs) {
+    fix(run.abort_reason);
+    for (protocol::Issue& i : run.issues) {
+      fix(i.file);
+      fix(i.message);
+    }
+    for (protocol::Site& s : run.sites) fix(s.file);
+    for (protocol::GlobalSite& g : run.global_sites) fix(g.file);
+  }
+}
+
 }  // namespace internal
 
 namespace internal {
@@ -324,6 +346,8 @@ class CpuBackend : public Backend {
     spec.cpu_seconds = limits.seconds;
     spec.wall_seconds = limits.seconds;
     spec.memory_bytes = limits.memory_bytes;
+    // Messages name the file as the student knows it, not by the cache's copy.
+    const std::string shown = job.shown_file;
     if (job.request.kind == "kernel") {
       fs::create_directories(cache_);
       SandboxSpec build = spec;
@@ -336,7 +360,10 @@ class CpuBackend : public Backend {
       run_worker({worker, dir.string(), "--report-fd", "{report_fd}", "--cache", cache_.string(),
                   "--compile-only"},
                  build, sandboxed_, job, out);
-      if (!out.report.compile.ok) return out;
+      if (!out.report.compile.ok) {
+        show_file_as(out, copy.string(), shown);
+        return out;
+      }
     }
     spec.ro_paths.push_back(cache_);
     spec.rw_dir = dir;
@@ -346,6 +373,7 @@ class CpuBackend : public Backend {
     if (job.request.kind == "kernel") argv.insert(argv.end(), {"--cache", cache_.string()});
     run_worker(argv, spec, sandboxed_, job, ran);
     ran.seconds += out.seconds;
+    show_file_as(ran, copy.string(), shown);
     return ran;
   }
 

@@ -31,6 +31,11 @@ void run_child(std::vector<std::string> argv, const std::filesystem::path& dir,
 void run_worker(std::vector<std::string> argv, SandboxSpec spec, bool sandboxed,
                 const WorkerJob& job, WorkerOutcome& out);
 
+/// Every mention of `copy` (the path a backend compiled the file under) in what the worker
+/// reported (compile messages, problems, sites, its output) becomes `shown`, the name the student
+/// knows the file by. Nothing happens when `shown` is empty.
+void show_file_as(WorkerOutcome& out, const std::string& copy, const std::string& shown);
+
 /// Host uids of sandboxed steps when the grader runs as root: one per run step, in turn (so that
 /// concurrent runs do not share RLIMIT_NPROC), and one shared by compile steps.
 constexpr unsigned kFirstSandboxUid = 61000;
@@ -52,6 +57,10 @@ struct ProfiledLaunch {
 /// Per kernel launch (in order), what ncu's source page says (`ncu -i R --page source --csv
 /// --print-source sass`).
 std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std::string& file);
+/// nvcc's first error in `log` as "FILE:LINE: error: ...", FILE being `shown` where nvcc names
+/// `copy` (the copy of the student's file it compiled) and a file's name otherwise; "" when the
+/// log has no error line.
+std::string nvcc_error(const std::string& log, const std::string& copy, const std::string& shown);
 /// compute-sanitizer's findings in one tool's log as report issues (kind, line, message).
 std::vector<protocol::Issue> sanitizer_issues(const std::string& text, const std::string& tool);
 /// compute-sanitizer's command line for one tool over the worker (every size, no report);

@@ -29,6 +29,15 @@ bool passed(const std::vector<Gate>& earlier, GateId id) {
   return false;
 }
 
+/// "exercises/04-padding-transpose/transpose.cu:27": a place in the student's file by the name
+/// the student knows it (JudgeOptions::shown_submission); another file (a header) by its name.
+std::string where(const Evidence& ev, const std::string& file, int line, int column = 0) {
+  const std::string f =
+      file.empty() || file == ev.shown ? ev.shown : fs::path(file).filename().string();
+  if (line <= 0) return f;
+  return column > 0 ? fmt::format("{}:{}:{}", f, line, column) : fmt::format("{}:{}", f, line);
+}
+
 /// Why size k produced no result.
 std::string run_failure(const Evidence& ev, std::size_t k) {
   const Size& size = ev.sizes[k];
@@ -44,8 +53,7 @@ std::string run_failure(const Evidence& ev, std::size_t k) {
           (issue.kind == "out_of_bounds" && !rep.completed)) {
         return fmt::format(
             "{}: {}{}", size.label, issue.message.empty() ? issue.kind : issue.message,
-            issue.line > 0 ? fmt::format(" (near {}:{})", ev.file.filename().string(), issue.line)
-                           : "");
+            issue.line > 0 ? fmt::format(" (near {})", where(ev, issue.file, issue.line)) : "");
       }
     }
     if (!rep.completed) {
@@ -87,7 +95,40 @@ double value_at(const std::vector<unsigned char>& b, course::Elem e, std::size_t
   return 0;
 }
 
-/// Checks one run's buffers: outputs against the reference, inputs unchanged.
+/// Scalar i of buffer b as the kernel indexes it: "out[513] (row 1, column 1)", "out[5].y".
+std::string element_name(const course::BufferSpec& b, const Size& size, std::size_t i) {
+  const auto w = static_cast<std::size_t>(std::clamp(b.vector_width, 1, 4));
+  const std::size_t e = i / w;
+  std::string name = fmt::format("{}[{}]", b.name, e);
+  if (w > 1) name += std::string(".") + "xyzw"[i % w];
+  const std::size_t len = b.row_length ? b.row_length(size) : 0;
+  if (len > 0) name += fmt::format(" (row {}, column {})", e / len, e % len);
+  return name;
+}
+
+/// The input element holding exactly the bytes of `value` (a scalar of `elem`), named as
+/// element_name() does, or "": a wrong output that is an input's value shows which element the
+/// kernel read instead (a copy instead of a transpose reads in[r][c] for out[r][c]).
+std::string input_with(const course::Workload& w, const Size& size, const Buffers& inputs,
+                       course::Elem elem, const unsigned char* value) {
+  const std::size_t eb = course::elem_bytes(elem);
+  if (elem == course::Elem::kI32) return "";  // small integers repeat: no evidence
+  const std::vector<unsigned char> zero(eb, 0);
+  if (std::memcmp(value, zero.data(), eb) == 0) return "";  // zero is not a fingerprint
+  for (std::size_t j = 0; j < w.buffers.size() && j < inputs.size(); ++j) {
+    if (w.buffers[j].output || w.buffers[j].elem != elem) continue;
+    const std::vector<unsigned char>& in = inputs[j];
+    for (std::size_t i = 0; i + eb <= in.size(); i += eb) {
+      if (std::memcmp(in.data() + i, value, eb) == 0)
+        return element_name(w.buffers[j], size, i / eb);
+    }
+  }
+  return "";
+}
+
+/// Checks one run's buffers: outputs against the reference, inputs unchanged. The message names
+/// how many elements are wrong, the first one (index, row and column, yours and the expected
+/// value, and which input elements those are when they are inputs' values) and the size.
 std::string check_buffers(const ExerciseSpec& spec, const Size& size, const Buffers& got,
                           const Buffers& expected, const Buffers& inputs) {
   const course::Workload& w = spec.workload;
@@ -124,11 +165,26 @@ std::string check_buffers(const ExerciseSpec& spec, const Size& size, const Buff
     if (wrong > 0) {
       const double g = value_at(got[j], b.elem, first);
       const double want = value_at(expected[j], b.elem, first);
+      const bool never = std::memcmp(got[j].data() + first * eb, poison.data(), eb) == 0;
+      const std::string yours =
+          never ? "" : input_with(w, size, inputs, b.elem, got[j].data() + first * eb);
+      const std::string theirs =
+          input_with(w, size, inputs, b.elem, expected[j].data() + first * eb);
+      std::string origin;
+      if (!yours.empty() && !theirs.empty()) {
+        origin = fmt::format("; your value is {}, the expected one is {}", yours, theirs);
+      } else if (!yours.empty()) {
+        origin = fmt::format("; your value is {}", yours);
+      } else if (!theirs.empty() && !never) {
+        origin = fmt::format("; the expected value is {}", theirs);
+      }
       return fmt::format(
-          "{}: {} of {} elements of `{}` are wrong{}; the first is {}[{}] = {}, expected {:.6g}{}",
+          "{}: {} of {} elements of `{}` are wrong{}; the first is {} = {}, expected {:.6g}{}{}",
           size.label, wrong, n, b.name,
-          unwritten > 0 ? fmt::format(" ({} never written)", unwritten) : "", b.name, first,
-          !std::isfinite(g) ? std::string("(never written)") : fmt::format("{:.6g}", g), want,
+          unwritten > 0 ? fmt::format(" ({} never written)", unwritten) : "",
+          element_name(b, size, first),
+          never || !std::isfinite(g) ? std::string("(never written)") : fmt::format("{:.6g}", g),
+          want, origin,
           unwritten == wrong && unwritten > 0
               ? " -- does every element get a thread that writes it, for every size?"
               : "");
@@ -188,7 +244,7 @@ Counts counts(const protocol::RunReport& report) {
 }
 
 /// The global access that wastes the most sectors, as advice ("" if every one is coalesced).
-std::string worst_global(const protocol::RunReport& report, bool lines) {
+std::string worst_global(const Evidence& ev, const protocol::RunReport& report, bool lines) {
   const protocol::GlobalSite* worst = nullptr;
   for (const protocol::GlobalSite& g : report.global_sites) {
     if (g.sectors > 2 * g.ideal &&
@@ -198,12 +254,12 @@ std::string worst_global(const protocol::RunReport& report, bool lines) {
   if (worst == nullptr || worst->requests == 0) return "";
   const double per = static_cast<double>(worst->sectors) / static_cast<double>(worst->requests);
   const double ideal = static_cast<double>(worst->ideal) / static_cast<double>(worst->requests);
-  const std::string where = lines && worst->line > 0 ? fmt::format("line {}", worst->line)
-                                                     : fmt::format("`{}`", worst->source);
+  const std::string at = lines && worst->line > 0 ? where(ev, worst->file, worst->line)
+                                                  : fmt::format("`{}`", worst->source);
   return fmt::format(
       "; the global {} at {} touches {:.1f} 32-byte sectors per warp request where {:.1f} would "
       "do (uncoalesced: neighbouring lanes should access neighbouring addresses)",
-      worst->op, where, per, ideal);
+      worst->op, at, per, ideal);
 }
 
 Totals totals(const protocol::RunReport& report) {
@@ -225,6 +281,34 @@ bankmodel::Request request_from(const protocol::Site& s) {
     if (o >= 0) r.set_lane(t, static_cast<std::uint64_t>(o));
   }
   return r;
+}
+
+/// One access's conflict degree: its wavefronts over its ideal (1 when it has no ideal).
+double site_ways(const protocol::Site& s) {
+  return s.ideal == 0 ? 1.0 : static_cast<double>(s.wavefronts) / static_cast<double>(s.ideal);
+}
+
+/// The access with the most ways (the first of equals), or nullptr when every one is at its
+/// ideal.
+const protocol::Site* worst_site(const std::vector<protocol::Site>& sites) {
+  const protocol::Site* worst = nullptr;
+  for (const protocol::Site& s : sites) {
+    if (site_ways(s) > 1.0 && (worst == nullptr || site_ways(s) > site_ways(*worst))) worst = &s;
+  }
+  return worst;
+}
+
+/// How many ways an access conflicts, as the lessons count it: its worst warp request's
+/// wavefronts over that request's ideal (banksim keeps that request: a 32-way column read stays
+/// 32-way though edge tiles' partial warps pull its average to 31.67); from counters alone (a
+/// GPU's), the average over its requests.
+double site_degree(const protocol::Site& s) {
+  return s.has_worst ? bankmodel::count_wavefronts(request_from(s)).ways() : site_ways(s);
+}
+
+/// "32-way", "2.5-way", "1.06-way".
+std::string ways_text(double ways) {
+  return fmt::format("{:.3g}-way", ways);
 }
 
 std::string lane_list(const std::vector<int>& lanes) {
@@ -275,41 +359,75 @@ int cause_rank(const std::string& kind) {
   return kind == "unchecked" ? 6 : 5;  // a check that did not finish: after real findings
 }
 
+/// One problem the worker or the sanitizers found, with every size it showed at.
+struct Found {
+  int rank = 0;                    ///< cause_rank(kind)
+  std::string kind;                ///< race, out_of_bounds, ...
+  std::string place;               ///< where(): "exercises/04-.../transpose.cu:27"
+  int other_line = 0;              ///< the other access of a race, the other barrier
+  std::string message;             ///< as found at the first size
+  std::vector<std::size_t> sizes;  ///< indices into Evidence::sizes, in order
+  /// "n=512: exercises/04-.../transpose.cu:22: race: ... (also at n=70, n=33)".
+  std::string text(const Evidence& ev) const {
+    std::string t =
+        fmt::format("{}: {}: {}: {}", ev.sizes[sizes.front()].label, place, kind, message);
+    // banksim names both lines of a race in its message; a sanitizer's may not.
+    if (other_line > 0 && message.find("line " + std::to_string(other_line)) == std::string::npos)
+      t += fmt::format(" (other access: line {})", other_line);
+    if (sizes.size() > 1) {
+      std::string also;
+      for (std::size_t i = 1; i < sizes.size(); ++i)
+        also += (also.empty() ? "" : ", ") + ev.sizes[sizes[i]].label;
+      t += " (also at " + also + ")";
+    }
+    return t;
+  }
+  bool at(std::size_t k) const { return std::find(sizes.begin(), sizes.end(), k) != sizes.end(); }
+};
+
 /// Every error the worker or the sanitizers found while the kernel ran (not crashes and
-/// timeouts, which `correct` reports as failed runs), causes first, each once.
-std::vector<std::string> problems_found(const Evidence& ev) {
-  std::vector<std::pair<int, std::string>> found;
+/// timeouts, which `correct` reports as failed runs), causes first, each once: the same kind at
+/// the same lines at several sizes is one finding (its message is the first size's).
+std::vector<Found> problems_found(const Evidence& ev) {
+  std::vector<Found> found;
   for (std::size_t k = 0; k < ev.student.size(); ++k) {
     for (const protocol::Issue& issue : ev.run(k).issues) {
       if (issue.severity != "error") continue;
       if (issue.kind == "timeout" || issue.kind == "crash" || issue.kind == "usage") continue;
-      std::string line = fmt::format("{}: line {}: {}: {}", ev.sizes[k].label, issue.line,
-                                     issue.kind, issue.message);
-      if (issue.other_line > 0) line += fmt::format(" (other access: line {})", issue.other_line);
-      const bool seen =
-          std::any_of(found.begin(), found.end(), [&](const auto& f) { return f.second == line; });
-      if (!seen) found.emplace_back(cause_rank(issue.kind), line);
+      const std::string place = where(ev, issue.file, issue.line);
+      auto same = std::find_if(found.begin(), found.end(), [&](const Found& f) {
+        return f.kind == issue.kind && f.place == place && f.other_line == issue.other_line;
+      });
+      if (same == found.end()) {
+        found.push_back(
+            {cause_rank(issue.kind), issue.kind, place, issue.other_line, issue.message, {k}});
+      } else if (!same->at(k)) {
+        same->sizes.push_back(k);
+      }
     }
   }
   std::stable_sort(found.begin(), found.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<std::string> lines;
-  for (auto& f : found) lines.push_back(std::move(f.second));
-  return lines;
+                   [](const Found& a, const Found& b) { return a.rank < b.rank; });
+  return found;
 }
 
 Verdict correct(const Evidence& ev, const std::vector<Gate>& earlier) {
   if (!passed(earlier, GateId::kBuilds)) return Verdict::skip("needs a kernel that builds");
   const ExerciseSpec& spec = *ev.spec;
-  std::vector<std::string> wrong;
+  // What the output shows comes first: how many elements are wrong, the first one and the size
+  // (or why a size gave no output); a problem found at that size follows as its probable cause.
+  std::vector<std::pair<std::size_t, std::string>> wrong;  // size index, message
+  bool no_output = false;  // the first wrong size gave no output (a crash, a hang)
   for (std::size_t k = 0; k < ev.sizes.size(); ++k) {
     if (k >= ev.student.size() || !ev.student[k].ran(0)) {
-      wrong.push_back(k < ev.student.size() ? run_failure(ev, k) : ev.sizes[k].label + ": not run");
+      no_output = no_output || wrong.empty();
+      wrong.emplace_back(
+          k, k < ev.student.size() ? run_failure(ev, k) : ev.sizes[k].label + ": not run");
       continue;
     }
     const std::string msg =
         check_buffers(spec, ev.sizes[k], ev.run(k).buffers, ev.expected[k], ev.inputs[k]);
-    if (!msg.empty()) wrong.push_back(msg);
+    if (!msg.empty()) wrong.emplace_back(k, msg);
   }
   // At the timed size (GPU), the student's output must equal the baseline's for the same inputs.
   if (wrong.empty() && !ev.timing_baseline.empty()) {
@@ -319,40 +437,69 @@ Verdict correct(const Evidence& ev, const std::vector<Gate>& earlier) {
                                 ? relative_norm_check(spec, ev.timing_student, ev.timing_baseline)
                                 : check_buffers(spec, spec.gpu_timing_size, ev.timing_student,
                                                 ev.timing_baseline, ev.timing_inputs);
-    if (!msg.empty()) wrong.push_back(msg + " (compared with the baseline's output on the GPU)");
+    if (!msg.empty()) {
+      wrong.emplace_back(ev.sizes.size(),
+                         msg + " (compared with the baseline's output on the GPU)");
+    }
   }
   // Wrong code is wrong even when its output happens to match here: a race, an out-of-bounds,
   // misaligned or uninitialised access, or a divergent barrier fails the exercise past its build
   // points, as the GPU would (it stops, or answers differently another time).
-  const std::vector<std::string> problems = problems_found(ev);
-  if (!problems.empty()) {
-    wrong.insert(wrong.begin(),
-                 problems.front() +
-                     " -- the output cannot be trusted while this stays (fix the first cause "
-                     "first: the others may follow from it)");
-  }
-  if (wrong.empty()) {
+  const std::vector<Found> problems = problems_found(ev);
+  if (wrong.empty() && problems.empty()) {
     std::string sizes;
     for (const Size& s : ev.sizes) sizes += (sizes.empty() ? "" : ", ") + s.label;
     if (!ev.timing_baseline.empty()) sizes += ", and " + spec.gpu_timing_size.label + " timed";
     return Verdict::pass("right on every size (" + sizes + ")");
   }
+  std::string reason;
+  if (wrong.empty()) {
+    reason = "the output is right at every size, but " + problems.front().text(ev) +
+             " -- the output cannot be trusted while this stays (on the GPU it may differ "
+             "another time, or the kernel stop)";
+  } else {
+    const std::size_t k = wrong.front().first;
+    reason = wrong.front().second;
+    if (wrong.size() > 1) {
+      std::string others;
+      for (std::size_t i = 1; i < wrong.size(); ++i) {
+        others += (others.empty() ? "" : ", ") + (wrong[i].first < ev.sizes.size()
+                                                      ? ev.sizes[wrong[i].first].label
+                                                      : spec.gpu_timing_size.label);
+      }
+      reason += ". Also wrong at " + others;
+    }
+    // The first cause found at the size shown; for a size that gave no output, the first
+    // found at all (a sanitizer names the access that stopped the GPU, whichever size it was).
+    auto cause =
+        std::find_if(problems.begin(), problems.end(), [&](const Found& f) { return f.at(k); });
+    if (cause == problems.end() && no_output) cause = problems.begin();
+    if (cause != problems.end()) {
+      reason +=
+          fmt::format(". Probable cause: {}: {}: {}", cause->place, cause->kind, cause->message);
+    } else if (!problems.empty()) {
+      const Found& f = problems.front();
+      reason += fmt::format(". Also found at {}: {}: {} (see no_problems)",
+                            ev.sizes[f.sizes.front()].label, f.place, f.kind);
+    }
+  }
   std::string detail;
-  for (const auto& m : wrong) detail += m + "\n";
-  return Verdict::fail(wrong.front(), detail);
+  for (const auto& m : wrong) detail += m.second + "\n";
+  for (const Found& f : problems) detail += f.text(ev) + "\n";
+  return Verdict::fail(reason, detail);
 }
 
 Verdict no_problems(const Evidence& ev, const std::vector<Gate>& earlier) {
   if (!passed(earlier, GateId::kBuilds)) return Verdict::skip("needs a kernel that builds");
   bool all_ran = true;
   for (std::size_t k = 0; k < ev.student.size(); ++k) all_ran = all_ran && ev.student[k].ran(0);
-  const std::vector<std::string> found = problems_found(ev);
+  const std::vector<Found> found = problems_found(ev);
   if (!found.empty()) {
     std::string detail;
-    for (const auto& f : found) detail += f + "\n";
-    return Verdict::fail(
-        found.front() + (found.size() > 1 ? fmt::format(" (+{} more)", found.size() - 1) : ""),
-        detail);
+    for (const Found& f : found) detail += f.text(ev) + "\n";
+    return Verdict::fail(found.front().text(ev) +
+                             (found.size() > 1 ? fmt::format(" (+{} more)", found.size() - 1) : ""),
+                         detail);
   }
   if (!all_ran) return Verdict::fail("the kernel did not finish on every size (see correct)");
   return Verdict::pass(
@@ -381,11 +528,13 @@ Verdict conflicts(const Evidence& ev, const std::vector<Gate>& earlier) {
   const ExerciseSpec& spec = *ev.spec;
   const protocol::RunReport& rep = ev.run(0);
   const Totals st = totals(rep);
-  const Totals bt = ev.have_baseline ? totals(ev.baseline.report.runs[0]) : Totals{};
-  const double student_ways =
-      st.ideal == 0 ? 1.0 : static_cast<double>(st.wavefronts) / static_cast<double>(st.ideal);
-  const double base_ways =
-      bt.ideal == 0 ? 1.0 : static_cast<double>(bt.wavefronts) / static_cast<double>(bt.ideal);
+  // The table and the reasons speak of one access's ways (its wavefronts per request over its
+  // ideal), the worst one's: an average over a kernel's accesses (16.5x for one 32-way access
+  // and one conflict-free) names no access a student could fix.
+  const protocol::Site* base_worst =
+      ev.have_baseline ? worst_site(ev.baseline.report.runs[0].sites) : nullptr;
+  const std::string base_text =
+      base_worst == nullptr ? std::string("conflict-free") : ways_text(site_degree(*base_worst));
   Verdict v;
   // Every access at its ideal at every size (a pad that fixes only one size does not count).
   const protocol::Site* worst = nullptr;
@@ -393,8 +542,7 @@ Verdict conflicts(const Evidence& ev, const std::vector<Gate>& earlier) {
   std::string worst_size;
   for (std::size_t k = 0; k < ev.student.size(); ++k) {
     for (const protocol::Site& s : ev.run(k).sites) {
-      const double ways =
-          s.ideal == 0 ? 1.0 : static_cast<double>(s.wavefronts) / static_cast<double>(s.ideal);
+      const double ways = site_ways(s);
       if (ways > worst_ways) {
         worst_ways = ways;
         worst = &s;
@@ -408,9 +556,9 @@ Verdict conflicts(const Evidence& ev, const std::vector<Gate>& earlier) {
         "data through shared memory as the exercise asks");
   } else if (worst == nullptr) {
     v = Verdict::pass(fmt::format(
-        "every shared access at its ideal: {} wavefronts for {} requests (the baseline needs "
-        "{:.2f}x its ideal)",
-        st.wavefronts, st.load_requests + st.store_requests, base_ways));
+        "every shared access at its ideal: {} wavefronts for {} requests (the baseline's worst "
+        "access is {})",
+        st.wavefronts, st.load_requests + st.store_requests, base_text));
     if (ev.options.verbose && ev.have_baseline) {
       // The bank picture of the access the exercise is about: the baseline's worst line.
       for (const protocol::Site& s : ev.baseline.report.runs[0].sites) {
@@ -440,26 +588,34 @@ Verdict conflicts(const Evidence& ev, const std::vector<Gate>& earlier) {
     const double requests = std::max<double>(1.0, static_cast<double>(worst->requests));
     v = Verdict::fail(
         fmt::format(
-            "{}{}: `{}` ({} of {} bytes) is {:.2g}-way: {:.2f} wavefronts per request, "
-            "ideal {:.2f}{}; try: {}",
+            "{}{}: `{}` ({} of {} bytes) is {}: {:.2f} wavefronts per request, ideal {:.2f}{}; "
+            "try: {}",
             worst_size == ev.sizes[0].label ? "" : worst_size + ": ",
-            worst->line > 0 ? "line " + std::to_string(worst->line) +
-                                  (worst->column > 0 ? ", column " + std::to_string(worst->column)
-                                                     : std::string())
-                            : std::string("instruction (Nsight Compute)"),
+            worst->line > 0 ? where(ev, worst->file, worst->line, worst->column)
+                            : "an instruction of " + ev.shown + " (Nsight Compute)",
             worst->source.size() > 60 ? worst->source.substr(0, 57) + "..." : worst->source,
-            worst->op, worst->bytes, worst_ways, static_cast<double>(worst->wavefronts) / requests,
+            worst->op, worst->bytes, ways_text(site_degree(*worst)),
+            static_cast<double>(worst->wavefronts) / requests,
             static_cast<double>(worst->ideal) / requests, bank_text, spec.conflict_hint),
         ev.options.verbose && worst->has_worst
             ? bankmodel::render_text(
-                  a, fmt::format("{}:{}: {}", spec.file, worst->line, worst->source))
+                  a, fmt::format("{}: {}", where(ev, worst->file, worst->line), worst->source))
             : "");
   }
-  v.summary = fmt::format("{:.2f}x (baseline {:.2f}x)", student_ways, base_ways);
+  // The table's column: the worst access's ways where the reason names it.
+  if (st.load_requests + st.store_requests == 0) {
+    v.summary = "no shared access";
+  } else if (worst == nullptr) {
+    v.summary = "none (baseline " + base_text + ")";
+  } else {
+    v.summary = ways_text(site_degree(*worst)) +
+                (worst->line > 0 ? " at line " + std::to_string(worst->line) : std::string());
+  }
   // Which widths banksim counted (nvcc's SASS, or clang's and why): a merge nvcc makes (two
-  // 4-byte reads into one LDS.64) changes a count.
-  if (!rep.widths.empty() && v.state != Verdict::State::kSkip) {
-    v.reason += " [access widths: " + rep.widths + "]";
+  // 4-byte reads into one LDS.64) changes a count. The model's working, for VERBOSE only.
+  if (!rep.widths.empty() && v.state != Verdict::State::kSkip && ev.options.verbose) {
+    v.detail += (v.detail.empty() || v.detail.back() == '\n' ? "" : "\n") +
+                std::string("access widths: ") + rep.widths + "\n";
   }
   return v;
 }
@@ -524,11 +680,13 @@ Verdict speed(const Evidence& ev, const std::vector<Gate>& earlier) {
   // The gate for the widths counted: a GPU's counters are nvcc's by nature.
   const double need = th.cpu_gate(ev.caps.can_time || ev.run(0).nvcc_widths);
   std::string m =
-      fmt::format("{}: {:.2f}x cheaper than the baseline, needs {:.2f}x. Yours: {}; baseline: {}",
-                  how, ratio, need, sc.describe(), bc.describe());
+      fmt::format("{}: {:.2f}x cheaper than the baseline, needs {:.2f}x", how, ratio, need);
   const bool ok = ratio >= need;
-  if (!ok) m += worst_global(ev.run(0), ev.caps.sites_have_lines);
+  if (!ok) m += worst_global(ev, ev.run(0), ev.caps.sites_have_lines);
   v = ok ? Verdict::pass(m) : Verdict::fail(m);
+  // The model's working (its sector and line counts), for VERBOSE only.
+  if (ev.options.verbose)
+    v.detail = fmt::format("cost model: yours {}; baseline {}\n", sc.describe(), bc.describe());
   v.summary = fmt::format("{:.2f}x (model)", ratio);
   return v;
 }

@@ -17,6 +17,7 @@ struct Evidence {
   Capabilities caps;
   JudgeOptions options;
   std::filesystem::path file;          ///< the student's file
+  std::string shown;                   ///< its name in messages (JudgeOptions::shown_submission)
   std::vector<Size> sizes;             ///< spec->sizes, then the sizes drawn with the seed
   std::vector<WorkerOutcome> student;  ///< one per size (stops at the first that does not build)
   std::vector<Buffers> expected;       ///< per size

@@ -189,6 +189,14 @@ std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std:
   return launches;
 }
 
+std::string nvcc_error(const std::string& log, const std::string& copy, const std::string& shown) {
+  static const std::regex err(R"((\S+)\((\d+)\): error: ([^\n]*))");
+  std::smatch m;
+  if (!std::regex_search(log, m, err)) return "";
+  const std::string file = m[1].str() == copy ? shown : fs::path(m[1].str()).filename().string();
+  return file + ":" + m[2].str() + ": error: " + m[3].str();
+}
+
 std::vector<protocol::Issue> sanitizer_issues(const std::string& text, const std::string& tool) {
   std::vector<protocol::Issue> issues;
   // "ERROR SUMMARY: 1 error", "RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)":
@@ -353,6 +361,7 @@ class GpuBackend : public Backend {
       run_worker(
           {(self_dir() / "grade_worker").string(), dir.string(), "--report-fd", "{report_fd}"},
           spec, sandboxed_, local, out);
+      show_file_as(out, copy.string(), job.shown_file);
       return out;
     }
     const fs::path worker = dir / "worker";
@@ -363,6 +372,7 @@ class GpuBackend : public Backend {
       out.report.runs.resize(job.request.runs.size());
       out.report.run_received.assign(job.request.runs.size(), false);
       out.report.compile = {true, false, failure, read_file(dir / "build.log")};
+      show_file_as(out, student_copy(job, dir).string(), job.shown_file);
       return out;
     }
     // Correctness run and timing, then hardware counters per instruction and the sanitizers on
@@ -435,10 +445,18 @@ class GpuBackend : public Backend {
         into.insert(into.end(), issues.begin(), issues.end());
       }
     }
+    // The tools name the copy nvcc compiled, or the file as the request gave it.
+    show_file_as(out, student_copy(job, dir).string(), job.shown_file);
+    show_file_as(out, job.request.file, job.shown_file);
     return out;
   }
 
  private:
+  /// Where build_worker puts the copy of the file under test that nvcc compiles.
+  static fs::path student_copy(const WorkerJob& job, const fs::path& dir) {
+    return dir / "src" / fs::path(job.request.file).filename();
+  }
+
   static std::vector<std::string> resolve(std::vector<std::string> argv) {
     const std::string full = shell("command -v " + argv[0]);
     if (!full.empty()) argv[0] = full;
@@ -560,14 +578,16 @@ class GpuBackend : public Backend {
     }
     // The submission policy on the source, as in CPU mode, before nvcc sees it.
     const std::string text = read_file(job.request.file);
-    const std::string name = fs::path(job.request.file).filename().string();
+    // Messages name the file as the student knows it.
+    const std::string base = fs::path(job.request.file).filename().string();
+    const std::string name = job.shown_file.empty() ? base : job.shown_file;
     if (const auto v = check_source_policy(text); !v.empty()) {
       *failure = fmt::format("{}:{}: policy: {}", name, v.front().line, v.front().message);
       if (v.size() > 1) *failure += fmt::format(" (+{} more)", v.size() - 1);
       return false;
     }
     // The student's unit: a copy of the file in DIR, included by a generated wrapper.
-    const fs::path src = dir / "src" / fs::path(job.request.file).filename();
+    const fs::path src = student_copy(job, dir);
     fs::create_directories(src.parent_path());
     std::ofstream(src, std::ios::binary) << text;
     const std::string unit = fmt::format(
@@ -599,15 +619,10 @@ class GpuBackend : public Backend {
     SandboxResult r = tool(resolve(compile), build, std::size_t{1} << 20);
     std::ofstream(dir / "build.log") << r.stdout_text << r.stderr_text << r.error;
     if (r.exit_status != 0 || !fs::exists(dir / "student.o")) {
-      const std::string log = r.stdout_text + r.stderr_text;
-      static const std::regex err(R"((\S+)\((\d+)\): error: ([^\n]*))");
-      std::smatch m;
-      *failure = "nvcc could not build the kernel";
-      if (std::regex_search(log, m, err)) {
-        *failure =
-            fs::path(m[1].str()).filename().string() + ":" + m[2].str() + ": error: " + m[3].str();
-      } else if (!r.error.empty()) {
-        *failure += ": " + r.error;
+      *failure = nvcc_error(r.stdout_text + r.stderr_text, src.string(), name);
+      if (failure->empty()) {
+        *failure = "nvcc could not build the kernel";
+        if (!r.error.empty()) *failure += ": " + r.error;
       }
       return false;
     }

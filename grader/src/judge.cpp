@@ -54,10 +54,12 @@ protocol::RunSpec make_run(const ExerciseSpec& spec, const Size& size, std::mt19
   return run;
 }
 
-WorkerJob job_for(const fs::path& file, const std::string& kernel, const std::string& kind) {
+WorkerJob job_for(const fs::path& file, const std::string& shown, const std::string& kernel,
+                  const std::string& kind) {
   WorkerJob job;
   job.request.kind = kind;
   job.request.file = fs::absolute(file).string();
+  job.shown_file = shown;
   job.request.kernel = kernel;
   job.request.include_dirs = {(course_root() / "gpu/include").string()};
   return job;
@@ -148,7 +150,7 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
     runs.push_back(make_run(spec, ev.sizes[k], rng, &ev.inputs[k], &ev.expected[k]));
   }
   if (ev.caps.batch_sizes && runs.size() > 1) {
-    WorkerJob job = job_for(ev.file, spec.kernel, "kernel");
+    WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, "kernel");
     job.request.runs = runs;
     job.inputs = ev.inputs;
     job.nvcc_widths_expected = spec.nvcc_widths_expected;
@@ -180,7 +182,7 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
     }
   }
   for (std::size_t k = 0; k < runs.size() && ev.student.size() < runs.size(); ++k) {
-    WorkerJob job = job_for(ev.file, spec.kernel, "kernel");
+    WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, "kernel");
     job.request.runs = {runs[k]};
     job.inputs = {ev.inputs[k]};
     job.nvcc_widths_expected = spec.nvcc_widths_expected;
@@ -204,7 +206,7 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
     // every size (a pad for one size shows), and a missing barrier between two tiles or an edge
     // tile's bad guard that shows only at some sizes. Launch k's counters go with size k; the
     // sanitizers' findings with the last size.
-    WorkerJob job = job_for(ev.file, spec.kernel, "kernel");
+    WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, "kernel");
     job.request.runs = runs;
     job.inputs = ev.inputs;
     job.profile = ev.caps.can_profile && !diagnose;
@@ -246,7 +248,8 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
     }
   }
   if (!cached) {
-    WorkerJob base = job_for(course_root() / spec.baseline.file, spec.baseline.kernel, "kernel");
+    WorkerJob base = job_for(course_root() / spec.baseline.file, spec.baseline.file,
+                             spec.baseline.kernel, "kernel");
     base.request.runs = {runs[0]};
     base.inputs = {ev.inputs[0]};
     base.profile = ev.caps.can_profile;
@@ -263,9 +266,9 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
   Buffers inputs;
   const protocol::RunSpec timing = make_run(spec, spec.gpu_timing_size, rng, &inputs, nullptr);
   for (int who = 0; who < 2; ++who) {
-    WorkerJob job =
-        who == 0 ? job_for(ev.file, spec.kernel, "kernel")
-                 : job_for(course_root() / spec.baseline.file, spec.baseline.kernel, "kernel");
+    WorkerJob job = who == 0 ? job_for(ev.file, ev.shown, spec.kernel, "kernel")
+                             : job_for(course_root() / spec.baseline.file, spec.baseline.file,
+                                       spec.baseline.kernel, "kernel");
     job.request.runs = {timing};
     job.request.timed = true;
     job.inputs = {inputs};
@@ -296,28 +299,33 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
 
 /// Why the submission's file is refused before anything of it runs, or "": a link that leaves the
 /// submission, a file that is too large or not a regular file, or a policy violation (by line).
-std::string screen(const fs::path& file, const fs::path& submission) {
+std::string screen(const fs::path& file, const std::string& shown, const fs::path& submission) {
   std::error_code ec;
   const fs::path real = fs::weakly_canonical(file, ec);
   const fs::path root = fs::weakly_canonical(submission, ec);
-  if (ec) return file.string() + " cannot be resolved (" + ec.message() + ")";
+  if (ec) return shown + " cannot be resolved (" + ec.message() + ")";
   const auto rel = real.lexically_relative(root);
   if (rel.empty() || *rel.begin() == "..") {
-    return file.string() +
-           " is a symbolic link that leaves your submission: submit the file itself";
+    return shown + " is a symbolic link that leaves your submission: submit the file itself";
   }
-  if (!fs::is_regular_file(real, ec)) return file.string() + " is not a regular file";
+  if (!fs::is_regular_file(real, ec)) return shown + " is not a regular file";
   constexpr std::uintmax_t kMaxBytes = 1 << 20;
   if (fs::file_size(real, ec) > kMaxBytes) {
-    return file.string() + " is larger than 1 MiB: submit the exercise's file only";
+    return shown + " is larger than 1 MiB: submit the exercise's file only";
   }
   std::ifstream in(real, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), {});
   const auto bad = check_source_policy(text);
   if (bad.empty()) return "";
-  return fmt::format("{}:{}: policy: {}{}", file.filename().string(), bad.front().line,
-                     bad.front().message,
+  return fmt::format("{}:{}: policy: {}{}", shown, bad.front().line, bad.front().message,
                      bad.size() > 1 ? fmt::format(" (+{} more)", bad.size() - 1) : "");
+}
+
+/// The exercise's file as the student knows it (JudgeOptions::shown_submission).
+std::string shown_path(const JudgeOptions& o, const ExerciseSpec& spec) {
+  const fs::path inside = fs::path(spec.slug) / spec.file;
+  if (o.shown_submission.empty()) return inside.string();
+  return (o.shown_submission / inside).lexically_normal().string();
 }
 
 }  // namespace
@@ -393,6 +401,7 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
   }
   ev.options = options;
   ev.file = submission / spec.slug / spec.file;
+  ev.shown = shown_path(options, spec);
   const bool host = spec.kind == ExerciseSpec::Kind::kHost;
   const auto& rules = host ? internal::host_gates() : internal::kernel_gates();
 
@@ -403,11 +412,11 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
   result.conflicts_summary = result.speedup_summary = "-";
   std::error_code ec;
   const bool present = fs::exists(fs::symlink_status(ev.file, ec)) && !ec;
-  const std::string refused = present ? screen(ev.file, submission) : "";
+  const std::string refused = present ? screen(ev.file, ev.shown, submission) : "";
   if (!refused.empty()) {
     // Nothing of the file runs.
   } else if (present && host) {
-    WorkerJob job = job_for(ev.file, spec.kernel, "host");
+    WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, "host");
     ev.host_cases = host_cases(spec.host_cases, rng);
     job.host_cases = ev.host_cases;
     job.request.host_cases = ev.host_cases.size();
@@ -429,7 +438,7 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
       v = rule.id == GateId::kBuilds
               ? Verdict::fail(
                     fmt::format("{} is missing: copy exercises/{}/{} into your submission",
-                                ev.file.string(), spec.slug, spec.file))
+                                ev.shown, spec.slug, spec.file))
               : Verdict::skip("needs the file");
     } else {
       v = rule.judge(ev, result.gates);

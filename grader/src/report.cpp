@@ -60,7 +60,7 @@ int SubmissionResult::max_score() const {
 std::string render_table(const SubmissionResult& r, bool verbose) {
   std::string out = fmt::format("Grading {} -- mode: {}\n\n", r.name, r.mode_description);
   out += fmt::format("{:<24} {:<6} {:<7} {:<26} {:<16} {:>7}\n", "exercise", "builds", "correct",
-                     "conflicts (wf/ideal)", "speed-up", "points");
+                     "conflicts (worst access)", "speed-up", "points");
   for (const ExerciseResult& e : r.exercises) {
     out += fmt::format("{:<24} {:<6} {:<7} {:<26} {:<16} {:>3}/{:<3}\n", e.spec->slug,
                        mark(e.gate("builds")), mark(e.gate("correct")), e.conflicts_summary,

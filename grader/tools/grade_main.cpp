@@ -96,10 +96,14 @@ grader::ExerciseResult not_graded(const grader::ExerciseSpec& spec, const grader
   return er;
 }
 
+/// Grades the submission folder `dir`. `shown` names it in messages (JudgeOptions::
+/// shown_submission): the relative path a student typed, or empty (a class's students and uploads
+/// know their files by their path inside the folder).
 grader::SubmissionResult grade_submission(const fs::path& dir, const std::string& name,
                                           const std::vector<const grader::ExerciseSpec*>& list,
                                           const grader::Backend& backend, const Options& o,
-                                          const fs::path& work, int jobs = 1) {
+                                          const fs::path& work, int jobs = 1,
+                                          const fs::path& shown = {}) {
   const auto start = std::chrono::steady_clock::now();
   grader::SubmissionResult r;
   r.name = name;
@@ -114,6 +118,7 @@ grader::SubmissionResult grade_submission(const fs::path& dir, const std::string
   jo.seed = o.seed;
   jo.verbose = o.verbose;
   jo.work_dir = fs::absolute(work);
+  jo.shown_submission = shown;
   fs::create_directories(work);
   // One submission's exercises run `jobs` at a time (a class runs its students in parallel
   // instead); results keep the registry's order.
@@ -827,7 +832,8 @@ int main(int argc, char** argv) {
     const grader::SubmissionResult r = grade_submission(
         o.submission, o.submission.filename().string(), exercises, *backend, o, o.out / "work",
         // Exercises side by side on the CPU; on a GPU one at a time (timings stay undisturbed).
-        backend->capabilities().can_time ? 1 : std::max(1, o.jobs));
+        backend->capabilities().can_time ? 1 : std::max(1, o.jobs),
+        o.submission.is_relative() ? o.submission : fs::path());
     write_results(r, o.out, o);
     std::cout << grader::render_table(r, o.verbose);
     std::cout << fmt::format("\nresults: {}\n", (o.out / "results.json").string());

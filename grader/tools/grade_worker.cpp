@@ -122,9 +122,7 @@ int run_kernels(const proto::Request& req) {
     // Nothing of the file has run yet: inspect the object before anything loads it.
     const auto bad = grader::check_object_policy(module->shared_object(), false);
     if (!bad.empty()) {
-      proto::send_compile(
-          g_fd, false, fs::path(req.file).filename().string() + ": policy: " + bad.front().message,
-          "");
+      proto::send_compile(g_fd, false, req.file + ": policy: " + bad.front().message, "");
       return 0;
     }
     proto::send_compile(g_fd, true, "", "");
@@ -233,9 +231,7 @@ int run_host(const proto::Request& req) {
   }
   const auto bad = grader::check_object_policy(so, true);
   if (!bad.empty()) {
-    proto::send_compile(g_fd, false,
-                        fs::path(req.file).filename().string() + ": policy: " + bad.front().message,
-                        "");
+    proto::send_compile(g_fd, false, req.file + ": policy: " + bad.front().message, "");
     return 0;
   }
   void* handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);

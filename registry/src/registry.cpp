@@ -57,7 +57,12 @@ void transpose_reference(const std::vector<unsigned char>& in, std::vector<unsig
 
 BufferSpec buffer(const char* name, bool output, Elem elem,
                   std::function<std::size_t(const Size&)> count) {
-  return BufferSpec{name, output, elem, std::move(count)};
+  BufferSpec b;
+  b.name = name;
+  b.output = output;
+  b.elem = elem;
+  b.count = std::move(count);
+  return b;
 }
 ArgSpec buf(int index) {
   return ArgSpec{index, nullptr};
@@ -106,6 +111,10 @@ Workload square_transpose(int width, unsigned tile_cols, unsigned tile_rows, uns
   const Elem elem = sizeof(T) == 8 ? Elem::kF64 : Elem::kF32;
   const auto count = [width](const Size& s) { return static_cast<std::size_t>(width * s.n * s.n); };
   w.buffers = {buffer("out", true, elem, count), buffer("in", false, elem, count)};
+  for (BufferSpec& b : w.buffers) {
+    b.row_length = [](const Size& s) { return static_cast<std::size_t>(s.n); };
+    b.vector_width = width;
+  }
   w.args = {buf(0), buf(1), scalar([](const Size& s) { return s.n; })};
   w.launch = tiles(tile_cols, tile_rows, block_x, block_y);
   w.make_inputs = [](const Size&, Buffers& b, std::mt19937_64& rng) { fill_uniform<T>(b[1], rng); };
@@ -126,6 +135,9 @@ Workload gemm_abt() {
   w.buffers = {buffer("c", true, Elem::kF32, [](const Size& s) { return s.m * s.n; }),
                buffer("a", false, Elem::kF32, [](const Size& s) { return s.m * s.k; }),
                buffer("b", false, Elem::kF32, [](const Size& s) { return s.n * s.k; })};
+  w.buffers[0].row_length = [](const Size& s) { return static_cast<std::size_t>(s.n); };
+  w.buffers[1].row_length =
+      w.buffers[2].row_length = [](const Size& s) { return static_cast<std::size_t>(s.k); };
   w.args = {buf(0),
             buf(1),
             buf(2),
@@ -191,6 +203,9 @@ ExerciseSpec ex02() {  // the solution makes 16.5x fewer wavefronts than the bas
   Workload& w = e.workload;
   w.buffers = {buffer("out", true, Elem::kF32, [](const Size& s) { return 32 * s.n; }),
                buffer("in", false, Elem::kF32, [](const Size& s) { return 32 * s.n; })};
+  // in is n x 32, out = in^T is 32 x n.
+  w.buffers[0].row_length = [](const Size& s) { return static_cast<std::size_t>(s.n); };
+  w.buffers[1].row_length = [](const Size&) { return std::size_t{kTile}; };
   w.args = {buf(0), buf(1), scalar([](const Size& s) { return s.n; })};
   w.launch = [](const Size& s) {
     Launch l;

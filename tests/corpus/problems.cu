@@ -63,7 +63,7 @@ __global__ void uninitialized(float* out) {
 __global__ void early_return(float* out, int n) {
   __shared__ float s[64];
   const int t = threadIdx.x;
-  if (t >= n) return;
+  if (t >= n) return;  // @early_return
   s[t] = 1.0f;
   __syncthreads();  // @divergent_barrier
   out[t] = s[n - 1 - t];
@@ -111,4 +111,30 @@ __device__ __noinline__ int deep_locals(int* p, int n) {
 }
 __global__ void big_callee_locals(int* out) {
   out[threadIdx.x] = deep_locals(out, static_cast<int>(threadIdx.x));
+}
+
+// A barrier inside an `if` that the threads past n skip (no return anywhere): they finish the
+// kernel without reaching it.
+__global__ void barrier_in_branch(float* out, int n) {
+  __shared__ float s[64];
+  const int t = threadIdx.x;
+  if (t < n) {  // @branch_head
+    s[t] = 1.0f;
+    __syncthreads();  // @branch_barrier
+    out[t] = s[n - 1 - t];
+  }
+}
+
+// Each iteration fills the tile, syncs, reads a neighbour's element; the next iteration's write
+// races with this one's read (no barrier at the end of the loop body).
+__global__ void loop_carried_race(float* out, const float* in) {
+  __shared__ float s[64];
+  const int t = threadIdx.x;
+  float sum = 0.0f;
+  for (int k = 0; k < 4; ++k) {
+    s[t] = in[t] + static_cast<float>(k);  // @loop_write
+    __syncthreads();
+    sum += s[(t + 1) % 64];  // @loop_read
+  }
+  out[t] = sum;
 }

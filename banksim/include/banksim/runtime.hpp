@@ -75,6 +75,9 @@ struct GlobalSiteStats {
   std::uint64_t fresh = 0;
 };
 
+/// One of a race's two accesses: a read or a write (none: the problem is not a pair of accesses).
+enum class Access : std::uint8_t { kNone, kRead, kWrite };
+
 /// A problem found while running, before symbolisation.
 struct RawProblem {
   std::string kind;            ///< race, out_of_bounds, uninitialized_read, barrier_divergence, ...
@@ -88,6 +91,19 @@ struct RawProblem {
   int var = -1;                   ///< index in ModuleLayout::vars, -1 if none
   std::string message;            ///< what happened, in words
   std::uint64_t count = 1;        ///< occurrences (same kind, pc and other_pc)
+  /// Races and reads before another thread's write: what the thread at pc and the other thread
+  /// at other_pc did, and which came first. Module words the message with their source lines in
+  /// that order (a write-after-read is told read first).
+  Access access = Access::kNone;
+  Access other_access = Access::kNone;  ///< what the other thread did
+  bool other_first = true;              ///< the other thread's access happened first
+  std::string target;  ///< what was accessed, for the message: "`tile`" or "`tile`, byte 32"
+  /// barrier_divergence: the threads that did not wait had finished the kernel (an early return,
+  /// or a barrier inside a branch they skipped: Module tells which from the source).
+  bool others_finished = false;
+  bool two_barriers = false;   ///< barrier_divergence: threads wait at pc and at other_pc
+  unsigned reached = 0;        ///< barrier_divergence with others_finished: threads that waited
+  unsigned block_threads = 0;  ///< and the block's threads
 };
 
 /// How one program counter's accesses may be regrouped (WidthPlan).

@@ -43,7 +43,8 @@ struct ExerciseResult {
   bool timed = false;       ///< the speed gate timed kernels (else: the bank model's ratio)
   std::vector<Gate> gates;  ///< its gates in GateId order (host exercises: builds, correct)
   double seconds = 0.0;     ///< wall-clock time grading took
-  /// Figures for the table: "32.0-way -> 1.0" style conflict summary and the speed-up.
+  /// Figures for the table: the conflicts gate's worst access ("32-way at line 27", "none
+  /// (baseline 32-way)") and the speed-up.
   std::string conflicts_summary;
   std::string speedup_summary;  ///< the speed gate's summary, "-" when it has none
   /// Labels of the sizes drawn from the secret seed ("n=19"): platforms hide them until the
@@ -64,6 +65,11 @@ struct JudgeOptions {
   std::uint64_t seed = 0;          ///< 0: a fresh secret seed from std::random_device
   bool verbose = false;            ///< add bank diagrams of the worst line
   std::filesystem::path work_dir;  ///< scratch space for worker requests
+  /// How messages name the submission folder: the relative path the user gave ("exercises",
+  /// "solutions"), so that a file reads "exercises/04-padding-transpose/transpose.cu:27"; empty
+  /// (a class, an upload, an absolute path): files are named inside the submission,
+  /// "04-padding-transpose/transpose.cu:27".
+  std::filesystem::path shown_submission;
 };
 
 /// Grades `spec` for the submission folder `submission` (same layout as exercises/).

@@ -42,6 +42,12 @@ struct BufferSpec {
   bool output = false;                            ///< written by the kernel (poisoned before)
   Elem elem = Elem::kF32;                         ///< scalar type
   std::function<std::size_t(const Size&)> count;  ///< scalars of type elem
+  /// For messages only: a matrix's row length in elements (out[i] is row i / len, column
+  /// i % len); empty for a flat array.
+  std::function<std::size_t(const Size&)> row_length;
+  /// For messages only: scalars per element as the kernel indexes the buffer (float4: 4, so
+  /// scalar 21 is out[5].y).
+  int vector_width = 1;
 };
 
 /// A kernel argument: a buffer (index into Workload::buffers) or an int computed from the size.

@@ -19,13 +19,13 @@ __global__ void transpose_tiled(float* out, const float* in, int n) {
   const int x = blockIdx.x * kTile + threadIdx.x;
   const int y = blockIdx.y * kTile + threadIdx.y;
   for (int j = 0; j < kTile; j += kRows) {
-    if (x < n && y + j < n) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * n + x];
+    if (x < n && y + j < n) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * n + x];  // @write
   }
   // (no __syncthreads here)
   const int ox = blockIdx.y * kTile + threadIdx.x;  // out[oy][ox] = in[ox][oy]
   const int oy = blockIdx.x * kTile + threadIdx.y;
   for (int j = 0; j < kTile; j += kRows) {
     // lane tx reads tile[tx][ty + j]: a column of the tile
-    if (ox < n && oy + j < n) out[(oy + j) * n + ox] = tile[threadIdx.x][threadIdx.y + j];
+    if (ox < n && oy + j < n) out[(oy + j) * n + ox] = tile[threadIdx.x][threadIdx.y + j];  // @read
   }
 }
