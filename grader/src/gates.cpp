@@ -363,11 +363,11 @@ int cause_rank(const std::string& kind) {
 struct Found {
   int rank = 0;                    ///< cause_rank(kind)
   std::string kind;                ///< race, out_of_bounds, ...
-  std::string place;               ///< where(): "exercises/04-.../transpose.cu:27"
+  std::string place;               ///< where(): "exercises/04-padding-transpose/transpose.cu:27"
   int other_line = 0;              ///< the other access of a race, the other barrier
   std::string message;             ///< as found at the first size
   std::vector<std::size_t> sizes;  ///< indices into Evidence::sizes, in order
-  /// "n=512: exercises/04-.../transpose.cu:22: race: ... (also at n=70, n=33)".
+  /// "n=512: exercises/04-padding-transpose/transpose.cu:22: race: ... (also at n=70, n=33)".
   std::string text(const Evidence& ev) const {
     std::string t =
         fmt::format("{}: {}: {}: {}", ev.sizes[sizes.front()].label, place, kind, message);
