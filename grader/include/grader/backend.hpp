@@ -36,9 +36,10 @@ struct WorkerJob {
   /// CPU, default widths: nvcc's widths are expected to matter (ExerciseSpec's
   /// nvcc_widths_expected): read them at once rather than after a run with clang's.
   bool nvcc_widths_expected = false;
-  /// How messages name request.file, as the student knows it ("exercises/04-padding-transpose/transpose.cu"):
-  /// a backend compiles a copy elsewhere (a cache, a temporary folder) and writes this name
-  /// wherever the copy's path would show (compiler errors, problems). Empty: left as it is.
+  /// How messages name request.file, as the student knows it
+  /// ("exercises/04-padding-transpose/transpose.cu"): a backend compiles a copy elsewhere (a cache,
+  /// a temporary folder) and writes this name wherever the copy's path would show (compiler errors,
+  /// problems). Empty: left as it is.
   std::string shown_file;
 };
 
