@@ -12,7 +12,7 @@ ENV DEBIAN_FRONTEND=noninteractive
 ENV ISOLATION=auto
 RUN apt-get update -qq && apt-get install -y -qq --no-install-recommends \
       ca-certificates python3 make git cmake ninja-build g++ clang libclang-rt-14-dev \
-      llvm nlohmann-json3-dev libcli11-dev libfmt-dev libboost-context-dev bubblewrap \
+      llvm nlohmann-json3-dev libcli11-dev libfmt-dev libtoml11-dev libboost-context-dev bubblewrap \
       doxygen doxygen-awesome-css graphviz libjs-mathjax \
     && rm -rf /var/lib/apt/lists/*
 COPY . /course

@@ -15,6 +15,8 @@
 #       WIDTHS=clang     CPU mode: count the access widths clang compiled, not nvcc's (default:
 #                        nvcc's SASS for sm_90 when nvcc and nvdisasm are found)
 #       ISOLATION=auto   where bubblewrap cannot run (some containers): uid isolation as root
+#       POLICY=FILE      the grading policy (gate points, thresholds; TOML) instead of
+#                        grading-policy.toml at the course's root (or the registry's defaults)
 #   make hint EXERCISE=NN [LEVEL=k]   exercise NN's hints: 1 a nudge, 2 the bank arithmetic,
 #                        3 the fix's shape (the same as the folded hints of the exercises page)
 #   make skeletons       regenerate exercises/ from solutions/ (instructors)
@@ -88,6 +90,7 @@ GRADE_ARGS = $(if $(SUBMISSION),--submission $(SUBMISSION)) \
              $(if $(NO_SANDBOX),--no-sandbox) $(if $(SCHEDULER),--scheduler $(SCHEDULER)) \
              $(if $(ISOLATION),--isolation $(ISOLATION)) \
              $(if $(SEED),--seed $(SEED)) $(if $(WIDTHS),--widths $(WIDTHS)) \
+             $(if $(POLICY),--policy $(POLICY)) \
              --jobs $(JOBS) --out $(BUILD_DIR)/grade
 
 # What `make grade` builds: the grader and its worker, and the programs the lessons' and the

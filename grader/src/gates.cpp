@@ -38,6 +38,20 @@ std::string where(const Evidence& ev, const std::string& file, int line, int col
   return column > 0 ? fmt::format("{}:{}:{}", f, line, column) : fmt::format("{}:{}", f, line);
 }
 
+/// Why a gate after no_problems is not judged ("" when it is): correct and no_problems are the
+/// preconditions of every later gate; uses_shared is one of conflicts and speed, whose verdicts
+/// mean nothing for a kernel that avoids the conflict or gains its speed by not doing the
+/// exercise. The texts start with "needs" (tools read that as a skip).
+std::string precondition_missing(const std::vector<Gate>& earlier, bool needs_shared_path) {
+  if (!passed(earlier, GateId::kCorrect) || !passed(earlier, GateId::kNoProblems)) {
+    return "needs a correct kernel first";
+  }
+  if (needs_shared_path && !passed(earlier, GateId::kUsesShared)) {
+    return "needs the data to flow through shared memory first (see uses_shared)";
+  }
+  return "";
+}
+
 /// Why size k produced no result.
 std::string run_failure(const Evidence& ev, std::size_t k) {
   const Size& size = ev.sizes[k];
@@ -523,7 +537,9 @@ Verdict counters_verdict(const std::string& why) {
 }
 
 Verdict conflicts(const Evidence& ev, const std::vector<Gate>& earlier) {
-  if (!passed(earlier, GateId::kCorrect)) return Verdict::skip("needs a correct kernel first");
+  if (const std::string why = precondition_missing(earlier, true); !why.empty()) {
+    return Verdict::skip(why);
+  }
   if (const std::string why = counters_missing(ev); !why.empty()) return counters_verdict(why);
   const ExerciseSpec& spec = *ev.spec;
   const protocol::RunReport& rep = ev.run(0);
@@ -621,7 +637,9 @@ Verdict conflicts(const Evidence& ev, const std::vector<Gate>& earlier) {
 }
 
 Verdict speed(const Evidence& ev, const std::vector<Gate>& earlier) {
-  if (!passed(earlier, GateId::kCorrect)) return Verdict::skip("needs a correct kernel first");
+  if (const std::string why = precondition_missing(earlier, true); !why.empty()) {
+    return Verdict::skip(why);
+  }
   const ExerciseSpec& spec = *ev.spec;
   if (!ev.have_baseline) {
     const std::string msg = ev.baseline.report.compile.message.empty()
@@ -691,8 +709,82 @@ Verdict speed(const Evidence& ev, const std::vector<Gate>& earlier) {
   return v;
 }
 
+/// Global load requests and the store sectors over their coalesced ideal, of one run.
+struct GlobalTraffic {
+  std::uint64_t load_requests = 0;
+  std::uint64_t store_sectors = 0;
+  std::uint64_t store_ideal = 0;
+  double store_ratio() const {
+    return store_ideal == 0 ? 1.0
+                            : static_cast<double>(store_sectors) / static_cast<double>(store_ideal);
+  }
+};
+
+GlobalTraffic global_traffic(const protocol::RunReport& report) {
+  GlobalTraffic t;
+  for (const protocol::GlobalSite& g : report.global_sites) {
+    if (g.op == "load") {
+      t.load_requests += g.requests;
+    } else {
+      t.store_sectors += g.sectors;
+      t.store_ideal += g.ideal;
+    }
+  }
+  return t;
+}
+
+/// Why the global traffic the exercise exists to fix was not fixed (Thresholds: the transposes'
+/// store sectors against the coalesced ideal, the GEMMs' load requests against the baseline's,
+/// which stages both operands), or "".
+std::string global_bypass(const Evidence& ev) {
+  const Thresholds& th = ev.spec->thresholds;
+  const GlobalTraffic st = global_traffic(ev.run(0));
+  if (th.max_store_sectors_per_ideal > 0 && st.store_ratio() > th.max_store_sectors_per_ideal) {
+    return fmt::format(
+        "but the global stores touch {:.1f}x the 32-byte sectors coalesced stores need ({} for "
+        "{}; at most {:g}x): the tile exists so that a warp writes a row of the output, and "
+        "writing the transpose straight to global memory bypasses it{}",
+        st.store_ratio(), st.store_sectors, st.store_ideal, th.max_store_sectors_per_ideal,
+        worst_global(ev, ev.run(0), ev.caps.sites_have_lines));
+  }
+  if (th.max_load_requests_vs_baseline > 0 && ev.have_baseline) {
+    const GlobalTraffic bt = global_traffic(ev.baseline.report.runs[0]);
+    const double ratio = bt.load_requests == 0 ? 0.0
+                                               : static_cast<double>(st.load_requests) /
+                                                     static_cast<double>(bt.load_requests);
+    if (ratio > th.max_load_requests_vs_baseline) {
+      return fmt::format(
+          "but it makes {} global load requests, {:.1f}x the baseline's {} (at most {:g}x): "
+          "both operands must be staged in shared-memory tiles, each element read from global "
+          "memory once per tile; an operand read straight from global memory in the inner loop "
+          "bypasses its tile",
+          st.load_requests, ratio, bt.load_requests, th.max_load_requests_vs_baseline);
+    }
+  }
+  return "";
+}
+
+/// What global_bypass() measured, when the exercise judges it ("" otherwise).
+std::string global_summary(const Evidence& ev) {
+  const Thresholds& th = ev.spec->thresholds;
+  const GlobalTraffic st = global_traffic(ev.run(0));
+  std::string out;
+  if (th.max_store_sectors_per_ideal > 0) {
+    out += fmt::format("; global stores {:.2f}x the coalesced sectors (at most {:g}x)",
+                       st.store_ratio(), th.max_store_sectors_per_ideal);
+  }
+  if (th.max_load_requests_vs_baseline > 0 && ev.have_baseline) {
+    const GlobalTraffic bt = global_traffic(ev.baseline.report.runs[0]);
+    out += fmt::format("; {} global load requests, the baseline's {} (at most {:g}x)",
+                       st.load_requests, bt.load_requests, th.max_load_requests_vs_baseline);
+  }
+  return out;
+}
+
 Verdict uses_shared(const Evidence& ev, const std::vector<Gate>& earlier) {
-  if (!passed(earlier, GateId::kCorrect)) return Verdict::skip("needs a correct kernel first");
+  if (const std::string why = precondition_missing(earlier, false); !why.empty()) {
+    return Verdict::skip(why);
+  }
   if (!ev.have_baseline)
     return Verdict::fail("the baseline kernel could not be run to compare with");
   if (const std::string why = counters_missing(ev); !why.empty()) return counters_verdict(why);
@@ -705,12 +797,15 @@ Verdict uses_shared(const Evidence& ev, const std::vector<Gate>& earlier) {
   const std::string m =
       fmt::format("{} shared load and {} store requests (at least {} and {} needed)",
                   st.load_requests, st.store_requests, need_loads, need_stores);
-  if (st.load_requests >= need_loads && st.store_requests >= need_stores && st.load_requests > 0) {
-    return Verdict::pass(m);
+  if (st.load_requests < need_loads || st.store_requests < need_stores || st.load_requests == 0) {
+    return Verdict::fail(m +
+                         ": the exercise is about staging data through shared memory; a kernel "
+                         "that bypasses it does not count");
   }
-  return Verdict::fail(m +
-                       ": the exercise is about staging data through shared memory; a kernel that "
-                       "bypasses it does not count");
+  // Shared traffic alone can be dummy traffic: the global traffic the tiles exist to fix must be
+  // fixed too, or the part it belongs to was bypassed.
+  if (const std::string why = global_bypass(ev); !why.empty()) return Verdict::fail(m + "; " + why);
+  return Verdict::pass(m + global_summary(ev));
 }
 
 Verdict host_correct(const Evidence& ev, const std::vector<Gate>& earlier) {
@@ -756,12 +851,10 @@ Verdict host_correct(const Evidence& ev, const std::vector<Gate>& earlier) {
 }  // namespace
 
 const std::vector<GateRule>& kernel_gates() {
-  static const std::vector<GateRule> table = {{GateId::kBuilds, builds},
-                                              {GateId::kCorrect, correct},
-                                              {GateId::kNoProblems, no_problems},
-                                              {GateId::kConflicts, conflicts},
-                                              {GateId::kSpeed, speed},
-                                              {GateId::kUsesShared, uses_shared}};
+  static const std::vector<GateRule> table = {
+      {GateId::kBuilds, builds},          {GateId::kCorrect, correct},
+      {GateId::kNoProblems, no_problems}, {GateId::kUsesShared, uses_shared},
+      {GateId::kConflicts, conflicts},    {GateId::kSpeed, speed}};
   return table;
 }
 

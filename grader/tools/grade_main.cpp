@@ -2,6 +2,8 @@
 //
 //   build/bin/grade [--submission DIR] [--exercise NN]... [--mode auto|cpu|gpu] [--verbose]
 //                   [--format gradescope,prairielearn,junit] [--out build/grade]
+//                   [--policy FILE]   gate points and thresholds (default: grading-policy.toml at
+//                                     the course's root when there, else the registry's)
 //   build/bin/grade --submissions DIR [--jobs N]      a class: one sub-folder per student
 //   build/bin/grade hint NN [--level K]               an exercise's hints, K of 3
 //   build/bin/grade skeletons [--check]                regenerate / check exercises/ from
@@ -26,6 +28,7 @@
 
 #include "course/registry.hpp"
 #include "grader/backend.hpp"
+#include "grader/grading_policy.hpp"
 #include "grader/judge.hpp"
 #include "grader/report.hpp"
 #include "grader/sandbox.hpp"
@@ -48,6 +51,7 @@ struct Options {
   bool verbose = false;
   std::string format = "gradescope";
   fs::path out = "build/grade";
+  fs::path policy;  ///< --policy: the grading policy file ("" = the course's, if any)
   int jobs = 1;
   std::uint64_t seed = 0;
   bool no_sandbox = false;
@@ -109,6 +113,10 @@ grader::SubmissionResult grade_submission(const fs::path& dir, const std::string
   r.name = name;
   r.mode_description = backend.describe();
   r.facts = backend.facts();
+  // The points and thresholds this grading used, so that a gradebook says what it measured.
+  std::vector<std::string> ids;
+  for (const auto* spec : list) ids.push_back(spec->id);
+  r.facts["policy"] = grader::policy_json(ids);
   r.facts["isolation"] = o.no_sandbox ? "none (--no-sandbox)"
                          : grader::isolation() == grader::Isolation::kUid
                              ? "uid (no namespaces: own uid, rlimits, killed with its run)"
@@ -223,6 +231,10 @@ std::string grading_key(const Options& o, const std::vector<const grader::Exerci
          std::to_string(fs::last_write_time(fs::read_symlink("/proc/self/exe", ec), ec)
                             .time_since_epoch()
                             .count());
+  // The policy in force (points of every gate, every threshold): a changed weight re-grades.
+  std::vector<std::string> ids;
+  for (const auto* e : list) ids.push_back(e->id);
+  all += "|" + grader::policy_json(ids).dump();
   for (const auto* e : list) {
     all += fmt::format("|{}:{}:{}/{}:{}:{}:{}", e->id, e->points.total(),
                        e->thresholds.cpu_min_cost_ratio, e->thresholds.cpu_min_cost_ratio_clang,
@@ -328,6 +340,7 @@ int submit_slurm(const Options& o) {
   for (const auto& id : o.exercise_ids) cmd += " --exercise " + shell_word(id);
   if (o.seed != 0) cmd += " --seed " + std::to_string(o.seed);
   cmd += " --widths " + shell_word(o.widths);
+  if (!o.policy.empty()) cmd += " --policy " + shell_word(fs::absolute(o.policy).string());
   if (o.verbose) cmd += " --verbose";
   if (o.no_sandbox) cmd += " --no-sandbox";
   if (o.hide_secret_sizes) cmd += " --hide-secret-sizes";
@@ -488,60 +501,86 @@ constexpr const char* kHintNames[] = {"a nudge", "the bank arithmetic", "the fix
 /// (so it cannot drift from what the grader applies).
 void write_grading_page(const fs::path& file) {
   std::ofstream g(file);
-  course::Points pk{}, ph{};  // a kernel exercise's points, a host exercise's
-  for (const auto& e : grader::exercises()) {
-    (e.kind == grader::ExerciseSpec::Kind::kKernel ? pk : ph) = e.points;
-  }
+  const bool from_registry = grader::policy_source() == "registry defaults";
   g << "# How a submission is graded: gates, points and thresholds {#grading}\n\n"
-       "Every exercise is worth 100 points, earned gate by gate in this order. The same gates run "
+       "Every exercise is earned gate by gate in this order. The same gates run "
        "in both modes: on a machine with an NVIDIA GPU (`make grade MODE=gpu`, the judge of truth) "
        "and without one (CPU mode: the kernel runs under banksim, the course's emulator). The "
-       "report says which mode ran and why a gate was skipped. Numbers below come from the "
-       "registry (`registry/src/registry.cpp`), the same table the grader reads.\n\n"
-       "| gate | points (kernel exercises) | what it checks | CPU mode | GPU mode |\n"
-       "|---|---|---|---|---|\n"
-       "| builds | "
-    << pk.builds
-    << " | the file compiles, and passes the submission policy (kernels, device "
+       "report says which mode ran and why a gate was skipped. Numbers below are the grading "
+       "policy in force when this page was built: "
+    << (from_registry ? std::string("the registry's defaults (`registry/src/registry.cpp`)")
+                      : "`" + fs::path(grader::policy_source()).filename().string() +
+                            "` over the registry's defaults")
+    << ", the same table the grader reads.\n\n"
+       "| gate | what it checks | CPU mode | GPU mode |\n"
+       "|---|---|---|---|\n"
+       "| builds | the file compiles, and passes the submission policy (kernels, device "
        "functions, constants and types only) | clang, host code | nvcc, sm_90 |\n"
-       "| correct | "
-    << pk.correct
-    << " | the output equals the CPU reference on every size, fresh random inputs "
+       "| correct | the output equals the CPU reference on every size, fresh random inputs "
        "each run, outputs poisoned beforehand so unwritten elements show | banksim | the GPU, "
        "also the timed run's output |\n"
-       "| no problems | "
-    << pk.no_problems
-    << " | no race, out-of-bounds or misaligned access, read of shared memory "
+       "| no problems | no race, out-of-bounds or misaligned access, read of shared memory "
        "nobody wrote, divergent barrier or warp primitive, crash | banksim's shadow memory | "
        "compute-sanitizer: memcheck, racecheck, synccheck, initcheck |\n"
-       "| conflict-free | "
-    << pk.conflicts
-    << " | every shared-memory instruction at its ideal wavefronts (per "
+       "| uses shared memory | the data really flows through shared memory (at least a share "
+       "of the baseline's shared requests), and the global traffic the exercise's tiles exist to "
+       "fix is fixed: the transposes' stores coalesced, both GEMM operands staged | banksim | "
+       "Nsight Compute |\n"
+       "| conflict-free | every shared-memory instruction at its ideal wavefronts (per "
        "instruction, not averaged per line) | banksim's bank model | Nsight Compute's "
        "per-instruction counters |\n"
-       "| speed-up | "
-    << pk.speed
-    << " | faster than the conflicting baseline (or close enough to a stated "
+       "| speed-up | faster than the conflicting baseline (or close enough to a stated "
        "ceiling: cudaMemcpy, cuBLAS) by the exercise's threshold | cost model: shared wavefronts "
-       "and global sectors | timed: median of 15, L2 flushed, same run as the reference |\n"
-       "| uses shared memory | "
-    << pk.uses_shared
-    << " | the data really flows through shared memory: at least a share "
-       "of the baseline's shared requests | banksim | Nsight Compute |\n\n"
-       "Host-code exercises (01) have two gates: builds "
-    << ph.builds << ", correct " << ph.correct << ".\n\n"
-    << "**Wrong code keeps only its build points.** A problem (a race, an out-of-bounds or "
-       "misaligned access, an uninitialised read, a divergent barrier, a crash) caps the exercise "
-       "at its build points, however fast the kernel. A wrong answer without a problem keeps the "
-       "build and no-problems points; the conflict, speed and shared-memory gates are skipped "
-       "(\"needs a correct kernel first\"). The report names the cause first and the failing size, "
-       "which changes every run: learning it gains nothing.\n\n"
+       "and global sectors | timed: median of 15, L2 flushed, same run as the reference |\n\n"
+       "Host-code exercises (01) have two gates: builds and correct.\n\n"
+       "**Points measure the fix.** Correct and no-problems are preconditions: a wrong or racy "
+       "kernel keeps only its build points, however fast; the later gates are skipped (\"needs a "
+       "correct kernel first\"). A kernel that bypasses shared memory, or the part of the "
+       "exercise its tiles are for, fails uses-shared-memory, and conflict-free and speed-up are "
+       "skipped with it: avoiding the conflict by not doing the exercise earns nothing. The "
+       "report names the cause first and the failing size, which changes every run: learning it "
+       "gains nothing.\n\n"
+       "## Points per exercise {#grading-points}\n\n"
+       "| exercise | builds | correct | no problems | uses shared memory | conflict-free | "
+       "speed-up | total |\n|---|---|---|---|---|---|---|---|\n";
+  for (const auto& e : grader::exercises()) {
+    const course::Points& p = e.points;
+    const bool host = e.kind == grader::ExerciseSpec::Kind::kHost;
+    auto cell = [&](int v) { return host ? std::string("-") : std::to_string(v); };
+    g << "| \\ref exercise-" << e.id << " \"" << e.id << "\" | " << p.builds << " | " << p.correct
+      << " | " << cell(p.no_problems) << " | " << cell(p.uses_shared) << " | " << cell(p.conflicts)
+      << " | " << cell(p.speed) << " | " << p.total() << " |\n";
+  }
+  g << "\nWith the registry's defaults the untouched skeleton scores 0; deleting the TODO "
+       "line(s) and nothing else (the conflicting baseline the skeleton hands over) at most 10; a "
+       "correct kernel that keeps the conflict at most 40; a correct conflict-free kernel below "
+       "the speed gate 70 to 90; the solution 100 (`tests/test_grader.cpp`, \"points measure the "
+       "fix\").\n\n"
+       "## The instructor's grading policy {#grading-policy}\n\n"
+       "The points and thresholds are the instructor's. A TOML file overrides the registry's "
+       "defaults: `grading-policy.toml` at the course's root (read by `make grade` and by the "
+       "`make gradescope`, `prairielearn` and `classroom` bundles, which copy it), or any file "
+       "given with `make grade POLICY=FILE` (`grade --policy FILE`). Every results.json says "
+       "which policy graded it (`extra_data.policy`). A key the grader does not know, or a value "
+       "of the wrong kind, stops grading before it starts, naming the file, line and key "
+       "(`grading-policy.toml:12: exercises.04.weights.speed must be a non-negative "
+       "integer`).\n\n"
+       "~~~{.toml}\n"
+       "[kernels.weights]           # every kernel exercise (02-08), before its own table\n"
+       "correct = 10                # builds correct no_problems uses_shared conflicts speed\n"
+       "conflicts = 60\n\n"
+       "[exercises.04.weights]      # one exercise\n"
+       "speed = 30\n\n"
+       "[exercises.04.thresholds]   # cpu_min_cost_ratio cpu_min_cost_ratio_clang\n"
+       "cpu_min_cost_ratio = 2.0    # min_shared_fraction max_store_sectors_per_ideal\n"
+       "gpu = { \"NVIDIA H200\" = 1.9 }  # max_load_requests_vs_baseline; gpu: per GPU name\n"
+       "~~~\n\n"
        "## Thresholds per exercise {#grading-thresholds}\n\n"
        "The CPU speed gate is the baseline's modelled cost over yours; the GPU gate is measured "
        "time, the reference's over yours, on the GPU named (other GPUs fall back to the CPU "
        "model's gate, and the report says so).\n\n"
        "| exercise | sizes (first: the CPU speed size) | CPU speed gate | GPU speed gate | "
-       "uses shared: at least |\n|---|---|---|---|---|\n";
+       "uses shared memory |\n|---|---|---|---|---|\n";
   for (const auto& e : grader::exercises()) {
     if (e.kind != grader::ExerciseSpec::Kind::kKernel) continue;
     std::string sizes;
@@ -561,7 +600,16 @@ void write_grading_page(const fs::path& file) {
               ? fmt::format(" ({:g}x with clang's widths)", e.thresholds.cpu_min_cost_ratio_clang)
               : std::string())
       << " | " << (gpu.empty() ? "CPU model's gate" : gpu) << " | "
-      << fmt::format("{:g}", e.thresholds.min_shared_fraction) << " x the baseline's requests |\n";
+      << fmt::format("{:g}", e.thresholds.min_shared_fraction) << " x the baseline's requests"
+      << (e.thresholds.max_store_sectors_per_ideal > 0
+              ? fmt::format("; global store sectors at most {:g} x the coalesced ideal",
+                            e.thresholds.max_store_sectors_per_ideal)
+              : std::string())
+      << (e.thresholds.max_load_requests_vs_baseline > 0
+              ? fmt::format("; global load requests at most {:g} x the baseline's",
+                            e.thresholds.max_load_requests_vs_baseline)
+              : std::string())
+      << " |\n";
   }
   g << "\nWhere the thresholds come from, measured on an NVIDIA H200: the measurements pages "
        "under \\ref reference \"Reference\". Where CPU and GPU mode disagree the GPU is right; "
@@ -679,6 +727,9 @@ int main(int argc, char** argv) {
                  "when nvcc and nvdisasm are found: what the GPU runs), nvcc, or clang")
       ->check(CLI::IsMember({"auto", "nvcc", "clang"}));
   app.add_flag("--verbose", o.verbose, "show compiler output and bank diagrams");
+  app.add_option("--policy", o.policy,
+                 "grading policy (TOML): gate points and thresholds per exercise (default: "
+                 "grading-policy.toml at the course's root when there, else the registry's)");
   app.add_option("--format", o.format, "gradescope[,prairielearn][,junit]");
   app.add_option("--out", o.out, "where results go (build/grade)");
   app.add_option("--jobs", o.jobs, "students graded in parallel");
@@ -721,6 +772,18 @@ int main(int argc, char** argv) {
   pages->add_option("dir", pages_dir, "output folder")->required();
   pages->add_flag("--instructor", instructor, "also the solutions and grading specs");
   CLI11_PARSE(app, argc, argv);
+
+  // The policy first: a malformed file stops everything before any grading starts.
+  try {
+    const fs::path file = !o.policy.empty() ? o.policy : grader::default_policy_file();
+    std::error_code ec;
+    if (!o.policy.empty() || fs::exists(file, ec)) {
+      grader::set_policy(grader::apply_policy_file(file, course::exercises()), file.string());
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "grade: " << e.what() << "\ngrade: nothing was graded: fix the policy file\n";
+    return 2;
+  }
 
   try {
     if (skel->parsed()) {

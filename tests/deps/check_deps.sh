@@ -11,7 +11,7 @@ out=$(DEPS_INCLUDE_DIRS=/nonexistent DEPS_OS_RELEASE=tests/deps/ubuntu-24.04.os-
 rc=$?
 echo "$out"
 [ $rc -eq 1 ] || fail "exit status $rc, expected 1"
-grep -q 'apt-get install -y nlohmann-json3-dev libcli11-dev libfmt-dev libboost-context-dev libbenchmark-dev catch2$' <<<"$out" ||
+grep -q 'apt-get install -y nlohmann-json3-dev libcli11-dev libfmt-dev libtoml11-dev libboost-context-dev libbenchmark-dev catch2$' <<<"$out" ||
   fail "24.04: the missing packages"
 out=$(DEPS_INCLUDE_DIRS=/nonexistent DEPS_OS_RELEASE=tests/deps/ubuntu-22.04.os-release \
       scripts/deps.sh grade --dry-run 2>&1)

@@ -15,15 +15,15 @@
 #include <vector>
 
 #include "course/registry.hpp"
+#include "grader/grading_policy.hpp"
 #include "grader/protocol.hpp"
 
 namespace grader {
 
-// The registry's names, as the grader uses them.
+// The registry's names, as the grader uses them (its exercises() and find_exercise() are the
+// registry's table with the grading policy applied: grader/grading_policy.hpp).
 using course::Buffers;
-using course::exercises;
 using course::ExerciseSpec;
-using course::find_exercise;
 using course::Size;
 
 /// What the judge asks one worker process to do.

@@ -15,8 +15,10 @@
 /// The autograder: submission policy, sandbox, backends, the judge and its reports.
 namespace grader {
 
-/// The gates, in the order they are judged and shown.
-enum class GateId { kBuilds, kCorrect, kNoProblems, kConflicts, kSpeed, kUsesShared };
+/// The gates, in the order they are judged and shown. correct and no_problems are preconditions
+/// of the gates after them, and uses_shared of conflicts and speed: a kernel that bypasses the
+/// shared-memory path earns neither its conflict-freedom nor its speed.
+enum class GateId { kBuilds, kCorrect, kNoProblems, kUsesShared, kConflicts, kSpeed };
 
 /// "builds", "correct", "no_problems", "conflicts", "speed", "uses_shared".
 const char* gate_name(GateId id);

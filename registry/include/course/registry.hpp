@@ -102,14 +102,20 @@ struct Variant {
   bool conflict_free = true;                  ///< what banksim must find (tests check it)
 };
 
-/// Points of each gate (an exercise is worth their sum, the same in CPU and GPU mode).
+/// Points of each gate (an exercise is worth their sum, the same in CPU and GPU mode). The
+/// defaults put the points where the learning is: correct and no_problems are preconditions (a
+/// wrong or racy kernel keeps only its build points, 0 by default), so the untouched skeleton
+/// scores 0 and the conflicting baseline the skeleton hands over (its TODO lines deleted) only
+/// uses_shared's 10; a correct kernel that keeps the conflict at most 30, a conflict-free one
+/// below the speed gate 80, the solution 100. An instructor's policy file changes them
+/// (grader/include/grader/grading_policy.hpp).
 struct Points {
-  int builds = 10;       ///< builds: the file passes the submission policy and compiles
-  int correct = 40;      ///< correct: outputs match the reference at every size
-  int no_problems = 15;  ///< no_problems: no race, out-of-bounds access or other problem
-  int conflicts = 20;    ///< conflicts: no bank-conflicting shared-memory access
-  int speed = 10;        ///< speed: fast enough against the reference (Thresholds)
-  int uses_shared = 5;   ///< uses_shared: enough shared-memory traffic (anti-bypass)
+  int builds = 0;        ///< builds: the file passes the submission policy and compiles
+  int correct = 0;       ///< correct: outputs match the reference at every size
+  int no_problems = 0;   ///< no_problems: no race, out-of-bounds access or other problem
+  int conflicts = 70;    ///< conflicts: no bank-conflicting shared-memory access
+  int speed = 20;        ///< speed: fast enough against the reference (Thresholds)
+  int uses_shared = 10;  ///< uses_shared: the data flows through shared memory (anti-bypass)
   /// What the exercise is worth: the sum of the gates' points.
   int total() const { return builds + correct + no_problems + conflicts + speed + uses_shared; }
 };
@@ -152,6 +158,16 @@ struct Thresholds {
   std::vector<GpuGate> gpu;  ///< the GPU speed gate's rows, one per GPU model measured
   /// Anti-bypass: student shared load and store requests >= this fraction of the baseline's.
   double min_shared_fraction = 0.25;
+  /// Anti-bypass for the transposes, whose tile exists to make the global stores coalesced: the
+  /// student's global store sectors at sizes[0] <= this x the coalesced ideal (a kernel that
+  /// writes the transpose straight to global memory, 32 sectors per 4-byte warp store, has 8x).
+  /// 0: not judged.
+  double max_store_sectors_per_ideal = 0.0;
+  /// Anti-bypass for the GEMMs, whose tiles exist so that each operand element is read from
+  /// global memory once per block: the student's global load requests at sizes[0] <= this x the
+  /// baseline's (an operand read from global memory in the inner loop multiplies them). 0: not
+  /// judged.
+  double max_load_requests_vs_baseline = 0.0;
   /// The row for a device name, or nullptr.
   const GpuGate* gpu_gate(const std::string& device) const {
     for (const GpuGate& g : gpu) {
