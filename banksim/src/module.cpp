@@ -118,6 +118,23 @@ std::string find_symbolizer() {
 // then starts no symbolizer unless it meets a pc the table lacks.
 constexpr const char* kLinesHeader = "# banksim call-site lines 1";
 
+/// Marks a call site whose line was borrowed from the instructions around it (write_line_table).
+constexpr const char* kBorrowedLine = "# line of the surrounding instructions";
+
+/// Whether every frame of one llvm-symbolizer answer is on line 0 ("file.cu:0:5").
+bool all_line_zero(const std::string& frames) {
+  static const std::regex loc(R"(.*:(\d+):(\d+)$)");
+  std::istringstream in(frames);
+  bool any = false;
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (!std::regex_match(line, m, loc)) continue;
+    if (m[1].str() != "0") return false;
+    any = true;
+  }
+  return any;
+}
+
 void write_line_table(const fs::path& so, const std::string& symbolizer) {
   const std::string objdump = find_in_path("objdump");
   if (symbolizer.empty() || objdump.empty()) return;
@@ -130,18 +147,50 @@ void write_line_table(const fs::path& so, const std::string& symbolizer) {
   // address is the next instruction's address.
   static const std::regex insn(R"(^\s*([0-9a-f]+):\s+(\S+)(.*)$)");
   static const std::regex into(R"(<(__asan_|banksim_)[^>]*@(plt|Base)>)");
-  std::vector<std::uint64_t> offsets;
-  bool after_call = false;
+  static const std::regex function(R"(^[0-9a-f]+ <.*>:$)");
+  // Every instruction of the listing (its address and function), and which are calls into banksim.
+  std::vector<std::uint64_t> addresses;
+  std::vector<int> functions;
+  std::vector<std::size_t> calls;
+  int current = 0;
   std::istringstream in(listing);
   std::string line;
   while (std::getline(in, line)) {
+    if (std::regex_match(line, function)) {
+      ++current;
+      continue;
+    }
     std::smatch m;
     if (!std::regex_match(line, m, insn)) continue;
-    if (after_call) offsets.push_back(std::stoull(m[1].str(), nullptr, 16) - 1);
-    after_call = m[2].str().rfind("call", 0) == 0 && std::regex_search(m[3].str(), into);
+    if (m[2].str().rfind("call", 0) == 0 && std::regex_search(m[3].str(), into)) {
+      calls.push_back(addresses.size());
+    }
+    addresses.push_back(std::stoull(m[1].str(), nullptr, 16));
+    functions.push_back(current);
   }
+  std::vector<std::uint64_t> offsets;
+  // A load clang builds from several source accesses (a `?:` of two members, a vector load of
+  // a struct) may carry line 0; it belongs to the statement around it: the nearest instruction
+  // of the same function with a line, within kNear instructions either side.
+  constexpr std::size_t kNear = 12;
+  std::vector<std::vector<std::uint64_t>> near(calls.size());
+  std::set<std::uint64_t> asked;
+  for (std::size_t c = 0; c < calls.size(); ++c) {
+    const std::size_t i = calls[c];
+    if (i + 1 >= addresses.size()) continue;
+    offsets.push_back(addresses[i + 1] - 1);
+    asked.insert(addresses[i + 1] - 1);
+    for (std::size_t d = 1; d <= kNear; ++d) {
+      for (const std::size_t j : {i - std::min(i, d), i + d}) {
+        if (j == i || j >= addresses.size() || functions[j] != functions[i]) continue;
+        near[offsets.size() - 1].push_back(addresses[j]);
+        asked.insert(addresses[j]);
+      }
+    }
+  }
+  near.resize(offsets.size());
   std::string input;
-  for (std::uint64_t o : offsets) input += fmt::format("0x{:x}\n", o);
+  for (std::uint64_t o : asked) input += fmt::format("0x{:x}\n", o);
   const fs::path pcs = so.string() + ".pcs";
   std::ofstream(pcs) << input;
   const auto [sym_status, frames] =
@@ -149,11 +198,41 @@ void write_line_table(const fs::path& so, const std::string& symbolizer) {
                   " < " + shell_quote(pcs.string()));
   fs::remove(pcs);
   if (sym_status != 0) return;
+  // One block of frames per address asked, in the order asked.
+  std::map<std::uint64_t, std::string> answer;
+  {
+    auto next = asked.begin();
+    std::istringstream out(frames);
+    std::string block;
+    while (std::getline(out, line) && next != asked.end()) {
+      if (line.empty()) {
+        if (!block.empty()) answer[*next++] = block;
+        block.clear();
+      } else {
+        block += line + "\n";
+      }
+    }
+    if (!block.empty() && next != asked.end()) answer[*next] = block;
+  }
   std::string head = kLinesHeader;
   head += "\n";
-  for (std::uint64_t o : offsets) head += fmt::format("{:x} ", o);
+  std::string body;
+  for (std::size_t c = 0; c < offsets.size(); ++c) {
+    std::string block = answer[offsets[c]];
+    if (all_line_zero(block)) {
+      for (std::uint64_t a : near[c]) {
+        const std::string& other = answer[a];
+        if (!other.empty() && !all_line_zero(other)) {
+          block = other + kBorrowedLine + "\n";  // read_frames: clang built this access itself
+          break;
+        }
+      }
+    }
+    head += fmt::format("{:x} ", offsets[c]);
+    body += block + "\n";
+  }
   const fs::path tmp = so.string() + ".lines.tmp";
-  std::ofstream(tmp, std::ios::binary) << head << "\n" << frames;
+  std::ofstream(tmp, std::ios::binary) << head << "\n" << body;
   std::error_code ec;
   fs::rename(tmp, so.string() + ".lines", ec);
 }
@@ -696,11 +775,14 @@ struct Module::Impl : rt::WidthPlan {
     int chosen_column = 0;
     bool have_student = false;
     bool any = false;
+    bool borrowed_line = false;
     auto finish = [&]() {
       if (any && index < pcs.size()) {
         columns[pcs[index]] = chosen_column;
+        if (borrowed_line) borrowed.insert(pcs[index]);
         locations[pcs[index++]] = chosen;
       }
+      borrowed_line = false;
       chosen = {display, 0};
       chosen_column = 0;
       have_student = false;
@@ -712,6 +794,7 @@ struct Module::Impl : rt::WidthPlan {
         finish();
         continue;
       }
+      if (line == kBorrowedLine) borrowed_line = true;
       std::smatch m;
       if (!std::regex_match(line, m, loc)) continue;
       std::string f = m[1].str();
@@ -731,6 +814,10 @@ struct Module::Impl : rt::WidthPlan {
     }
     finish();
   }
+
+  /// Call sites clang gave no line (a vector load it built from member selects, a `?:`, a
+  /// memcpy), named by the line of the instructions around them.
+  mutable std::set<std::uint64_t> borrowed;
 
   std::string line_text(int line) const {
     if (line <= 0 || static_cast<std::size_t>(line) > source_lines.size()) return {};
@@ -1254,6 +1341,12 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
   report.nvcc_widths = impl_->use_sass;
   report.regrouped = raw.regrouped;
   report.mergeable = raw.mergeable;
+  // An access wider than 4 bytes that clang built without a line of its own (a `?:` of two
+  // members of a float4 read as one 16-byte load) may be narrower in nvcc's code: its widths
+  // could change the counts, as with two accesses nvcc could merge.
+  for (const auto& s : raw.sites) {
+    if (s.bytes > 4 && impl_->borrowed.count(s.pc) != 0) report.mergeable = true;
+  }
   report.regions = raw.regions;
   report.threads = raw.threads;
   report.seconds = raw.seconds;
