@@ -24,7 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # (exercises/: the upload mapping and PrairieLearn's editors), deps.sh, the platform scripts.
 KEEP = ("CMakeLists.txt", "CMakePresets.json", "Makefile", "README.md", "bankmodel/", "banksim/",
         "cmake/", "exercises/", "gpu/", "grader/", "include/", "lessons/", "registry/",
-        "scripts/deps.sh", "platforms/")
+        "scripts/deps.sh", "platforms/", "grading-policy.toml")
 
 
 def course_files():
@@ -37,7 +37,11 @@ def course_files():
         for dirpath, dirnames, filenames in os.walk(ROOT):
             dirnames[:] = [d for d in dirnames if d not in (".git", "build")]
             files += [os.path.relpath(os.path.join(dirpath, f), ROOT) for f in filenames]
-    return sorted(f for f in files if f.startswith(KEEP) and os.path.isfile(os.path.join(ROOT, f)))
+    # The instructor's grading policy goes with the course whether git tracks it or not: the
+    # bundle must grade with the points and thresholds the instructor set.
+    if os.path.isfile(os.path.join(ROOT, "grading-policy.toml")):
+        files.append("grading-policy.toml")
+    return sorted({f for f in files if f.startswith(KEEP) and os.path.isfile(os.path.join(ROOT, f))})
 
 
 def add(z, arc, path):

@@ -23,7 +23,8 @@ present: a known, explained difference between that mode and the hardware, in "k
 Each exercise's reference solution (solutions/<slug>/<file>) is graded too, as NN_REFERENCE,
 expected at full marks: when it fails, that exercise's gates are miscalibrated and its other
 rows say little (--no-reference leaves these rows out). So is each skeleton
-(exercises/<slug>/<file>), as NN_SKELETON: it must get no correctness points.
+(exercises/<slug>/<file>), as NN_SKELETON: it must score 0; and the skeleton with its
+course_todo() lines deleted and nothing else, as NN_BASELINE: at most 10 points.
 Prints one row per student (expected, got, OK/MISMATCH) and exits 1 on any mismatch.
 """
 import argparse
@@ -38,7 +39,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-GATES = ["builds", "correct", "no_problems", "conflicts", "speed", "uses_shared"]
+GATES = ["builds", "correct", "no_problems", "uses_shared", "conflicts", "speed"]
 # How the grader words a gate that did not run because an earlier one failed (Gradescope has no
 # "skipped" status, so such a gate is written as "failed" with one of these reasons).
 SKIP_RE = re.compile(r"^needs (a|the) ")
@@ -103,7 +104,8 @@ def describe(correct, fails, lo, hi):
     order = {g: i for i, g in enumerate(GATES)}
     f = ",".join(sorted(fails, key=lambda g: (order.get(g, len(GATES)), g))) or "-"
     score = f"{lo}" if lo == hi else f"{lo}-{hi}"
-    return f"{'correct' if correct else 'WRONG'}; fails {f}; {score}"
+    verdict = "correct?" if correct is None else "correct" if correct else "WRONG"
+    return f"{verdict}; fails {f}; {score}"
 
 
 def max_points(gate):
@@ -118,7 +120,7 @@ def compare(expect, gates):
     failed = {g for g, v in gates.items() if v[0] == "failed"}
     score = sum(v[1] for v in gates.values())
     correct_passed = gates.get("correct", ("missing",))[0] == "passed"
-    if correct_passed != bool(expect["correct"]):
+    if expect["correct"] is not None and correct_passed != bool(expect["correct"]):
         problems.append(f"correct {'passed' if correct_passed else 'did not pass'}")
     want = set(expect.get("fails") or [])
     if expect.get("fails") is not None and failed != want:
@@ -170,10 +172,19 @@ def main():
                                             "max_score": 10**9, "full_marks": True}})
             skel = os.path.join(ROOT, "exercises", slug, file)
             if os.path.exists(skel):
-                # A skeleton builds and gets nothing else: its TODOs stop it (course_todo).
+                # A skeleton builds and gets nothing: its TODOs stop it (course_todo).
                 students.append({"name": f"{ex_id}_SKELETON", "exercise": ex_id,
                                  "kind": "skeleton", "path": skel,
                                  "expect": {"correct": False, "fails": None, "min_score": 0,
+                                            "max_score": 0}})
+                # The skeleton with its course_todo() lines deleted and nothing else: the
+                # conflicting baseline it hands over (or code that does not work yet) earns at
+                # most the 10 points of staying on the shared path.
+                with open(skel, encoding="utf-8") as f:
+                    text = "".join(l for l in f if "course_todo(" not in l)
+                students.append({"name": f"{ex_id}_BASELINE", "exercise": ex_id,
+                                 "kind": "baseline", "text": text,
+                                 "expect": {"correct": None, "fails": None, "min_score": 0,
                                             "max_score": 10}})
     if args.only:
         students = [s for s in students if re.search(args.only, s["name"])]
@@ -199,7 +210,12 @@ def main():
             slug, file = table[s["exercise"]]
             d = os.path.join(klass, s["name"], slug)
             os.makedirs(d)
-            shutil.copyfile(s.get("path") or os.path.join(HERE, s["file"]), os.path.join(d, file))
+            if "text" in s:
+                with open(os.path.join(d, file), "w", encoding="utf-8") as f:
+                    f.write(s["text"])
+            else:
+                shutil.copyfile(s.get("path") or os.path.join(HERE, s["file"]),
+                                os.path.join(d, file))
         for dirpath, _, _ in os.walk(base):
             os.chmod(dirpath, 0o755)
         grade = os.path.join(build, "bin", "grade")
