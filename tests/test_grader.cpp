@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
@@ -269,18 +270,194 @@ TEST_CASE("grader: the solutions get full marks in CPU mode", "[grader]") {
   }
 }
 
-TEST_CASE("grader: the untouched skeletons get no correctness points", "[grader]") {
+TEST_CASE("grader: the untouched skeletons score 0", "[grader]") {
   const GradeRun r = grade("", "skeletons");
   CHECK(r.status == 0);
   REQUIRE(r.results.is_object());
   for (const auto& e : course::exercises()) {
     INFO(e.slug);
-    CHECK(test_of(r.results, e.id, "correct").value("score", -1) == 0);
+    CHECK(exercise_score(r.results, e.id) == 0);
+    CHECK(test_of(r.results, e.id, "correct").value("status", "") == "failed");
+    // A gate worth 0 points still says whether it passed (Gradescope's per-test status).
+    CHECK(test_of(r.results, e.id, "builds").value("max_score", -1) == 0);
     CHECK(test_of(r.results, e.id, "builds").value("status", "") == "passed");
     CHECK(std::regex_search(test_of(r.results, e.id, "correct").value("output", ""),
                             std::regex("TODO\\(ex" + e.id + "\\.1\\) is not done yet")));
   }
-  CHECK(r.results.value("score", -1) == 10 * static_cast<int>(course::exercises().size()));
+  CHECK(r.results.value("score", -1) == 0);
+}
+
+namespace {
+
+/// A submission folder under build/test-grade/NAME: for each exercise id, the file at the path
+/// given (relative to the repository), or the skeleton with its course_todo() lines deleted and
+/// nothing else when the path is "todo-deleted".
+fs::path make_submission(const std::string& name, const std::map<std::string, std::string>& files) {
+  const fs::path dir = build_dir() / "test-grade" / (name + "-input");
+  fs::remove_all(dir);
+  for (const auto& e : course::exercises()) {
+    const auto it = files.find(e.id);
+    if (it == files.end()) continue;
+    fs::create_directories(dir / e.slug);
+    if (it->second != "todo-deleted") {
+      fs::copy_file(it->second, dir / e.slug / e.file);
+      continue;
+    }
+    std::ifstream in(e.skeleton_file());
+    std::ofstream out(dir / e.slug / e.file);
+    for (std::string line; std::getline(in, line);) {
+      if (line.find("course_todo(") == std::string::npos) out << line << "\n";
+    }
+  }
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("grader: points measure the fix under the default policy (CPU mode)",
+          "[grader][points]") {
+  // The registry's default points on every exercise: the untouched skeleton 0 (the test above),
+  // the skeleton with its TODO line(s) deleted and nothing else (the conflicting baseline it
+  // hands over) at most 10, a correct kernel that keeps the conflict at most 40, a correct
+  // conflict-free kernel below the speed gate 70-90, the solution 100 (the first test case).
+  std::map<std::string, std::string> baseline;
+  for (const auto& e : course::exercises()) baseline[e.id] = "todo-deleted";
+  GradeRun r = grade("--submission " + make_submission("points-baseline", baseline).string(),
+                     "points-baseline");
+  REQUIRE(r.results.is_object());
+  for (const auto& e : course::exercises()) {
+    INFO("exercise " << e.id << ", TODO lines deleted");
+    CHECK(exercise_score(r.results, e.id) <= 10);
+    CHECK(exercise_score(r.results, e.id) <= e.points.uses_shared);
+  }
+  // Correct kernels that keep a conflict (exercise 01, a host function, has none: a count that
+  // is almost right scores nothing either).
+  const std::map<std::string, std::string> conflicting = {
+      {"01", "tests/students/01/bitmask_rows.cpp"},
+      {"02", "tests/students/02/pad_by_2.cu"},
+      {"03", "tests/students/03/padded_interleaved.cu"},
+      {"04", "tests/students/04/pad_by_2.cu"},
+      {"05", "tests/students/05/padded_wrong_tile.cu"},
+      {"06", "tests/students/06/swizzle_mod4.cu"},
+      {"07", "tests/students/07/pad_by_2.cu"},
+      {"08", "tests/students/08/pad_by_8.cu"}};
+  r = grade("--submission " + make_submission("points-conflicting", conflicting).string(),
+            "points-conflicting");
+  REQUIRE(r.results.is_object());
+  for (const auto& e : course::exercises()) {
+    INFO("exercise " << e.id << ": " << conflicting.at(e.id));
+    CHECK(exercise_score(r.results, e.id) <= 40);
+    if (e.id == "01") continue;
+    CHECK(test_of(r.results, e.id, "correct").value("status", "") == "passed");
+    CHECK(test_of(r.results, e.id, "conflicts").value("status", "") == "failed");
+  }
+  // A correct, conflict-free kernel below the speed gate keeps uses_shared and conflicts, and
+  // only those (speed is judged after them), on every kernel exercise: 70-90; graded below where
+  // the student corpus has one in CPU mode, exercise 05 staging B with uncoalesced loads
+  // (tests/students/05/strided_b_load.cu).
+  for (const auto& e : course::exercises()) {
+    INFO("exercise " << e.id);
+    CHECK(e.points.total() == 100);
+    if (e.kind != course::ExerciseSpec::Kind::kKernel) continue;
+    CHECK(e.points.builds + e.points.correct + e.points.no_problems + e.points.uses_shared +
+              e.points.conflicts >=
+          70);
+    CHECK(e.points.builds + e.points.correct + e.points.no_problems + e.points.uses_shared +
+              e.points.conflicts <=
+          90);
+  }
+  r = grade(
+      "--submission " +
+          make_submission("points-slow", {{"05", "tests/students/05/strided_b_load.cu"}}).string() +
+          " --exercise 05",
+      "points-slow");
+  REQUIRE(r.results.is_object());
+  CHECK(test_of(r.results, "05", "speed").value("status", "") == "failed");
+  CHECK(exercise_score(r.results, "05") >= 70);
+  CHECK(exercise_score(r.results, "05") <= 90);
+}
+
+TEST_CASE("grader: an instructor's policy file sets points and thresholds", "[grader][policy]") {
+  const fs::path dir = build_dir() / "test-grade" / "policy";
+  fs::create_directories(dir);
+  const fs::path good = dir / "good.toml";
+  std::ofstream(good) << "# heavier on correctness, an impossible CPU speed gate for 04\n"
+                         "[kernels.weights]\n"
+                         "correct = 40\n"
+                         "[exercises.04.weights]\n"
+                         "speed = 50\n"
+                         "[exercises.04.thresholds]\n"
+                         "cpu_min_cost_ratio = 100.0\n"
+                         "gpu = { \"NVIDIA H200\" = 100.0 }\n";
+  GradeRun r = grade("--submission solutions --exercise 04 --exercise 05 --policy " + good.string(),
+                     "policy-good");
+  REQUIRE(r.results.is_object());
+  CHECK(test_of(r.results, "04", "correct").value("max_score", -1) == 40);
+  CHECK(test_of(r.results, "04", "speed").value("max_score", -1) == 50);
+  CHECK(test_of(r.results, "04", "speed").value("status", "") == "failed");
+  CHECK(exercise_score(r.results, "04") == 40 + 10 + 70);
+  CHECK(exercise_score(r.results, "05") == 140);  // 05 keeps its thresholds: full marks
+  CHECK(r.results["extra_data"].value("max_score", 0) == 170 + 140);
+  const json& policy = r.results["extra_data"]["policy"];
+  CHECK(policy.value("source", "") == good.string());
+  CHECK(policy["exercises"]["04"]["weights"].value("speed", 0) == 50);
+  CHECK(policy["exercises"]["04"]["thresholds"].value("cpu_min_cost_ratio", 0.0) == 100.0);
+  CHECK(policy["exercises"]["04"]["thresholds"]["gpu"].value("NVIDIA H200", 0.0) == 100.0);
+  CHECK_FALSE(policy["exercises"].contains("02"));  // only the exercises graded
+
+  // Malformed files: the key and the line named, exit status 2, nothing graded.
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"[exercises.04.weights]\nconflicts = 70\nspeed = -3\n",
+       ":3: exercises.04.weights.speed must be a non-negative integer"},
+      {"[exercises.04.weights]\nspeed = 2.5\n",
+       ":2: exercises.04.weights.speed must be a non-negative integer"},
+      {"\n[exercises.04.weights]\nsped = 30\n",
+       ":3: exercises.04.weights.sped is not a gate: the gates are builds, correct, no_problems, "
+       "uses_shared, conflicts, speed"},
+      {"[exercises.09.weights]\nspeed = 1\n", ":1: exercises.09 is not an exercise"},
+      {"[exercises.04.thresholds]\ncpu_min_cost_ratio = \"fast\"\n",
+       ":2: exercises.04.thresholds.cpu_min_cost_ratio must be a non-negative number"},
+      {"[exercises.01.weights]\nspeed = 10\n",
+       ":2: exercises.01.weights.speed is not a gate of a host-code exercise"},
+      {"[exercises.04.weights\nspeed = 1\n", ":1: not valid TOML"},
+  };
+  for (std::size_t i = 0; i < bad.size(); ++i) {
+    const fs::path f = dir / ("bad" + std::to_string(i) + ".toml");
+    std::ofstream(f) << bad[i].first;
+    r = grade("--submission solutions --exercise 04 --policy " + f.string(),
+              "policy-bad" + std::to_string(i));
+    INFO(bad[i].first << "\n---\n" << r.output);
+    CHECK(r.status == 2);
+    CHECK(r.output.find(f.string() + bad[i].second) != std::string::npos);
+    CHECK(r.output.find("nothing was graded") != std::string::npos);
+    CHECK_FALSE(r.results.is_object());  // no results.json: grading never started
+  }
+  r = grade("--submission solutions --exercise 04 --policy " + (dir / "absent.toml").string(),
+            "policy-absent");
+  CHECK(r.status == 2);
+  CHECK(r.output.find("cannot read the grading policy") != std::string::npos);
+
+  // Without --policy, grading-policy.toml at the course's root is read (what the platform
+  // bundles copy), and the site's grading page shows the points in force.
+  const fs::path root = dir / "course";
+  fs::remove_all(root);
+  fs::create_directories(root);
+  for (const char* d : {"exercises", "solutions", "lessons", "gpu"}) {
+    fs::create_directory_symlink(fs::absolute(d), root / d);
+  }
+  std::ofstream(root / "grading-policy.toml") << "[exercises.03.weights]\nspeed = 35\n";
+  const fs::path pages = dir / "pages";
+  const std::string cmd = "COURSE_ROOT=" + root.string() + " " +
+                          (build_dir() / "bin" / "grade").string() + " docs-pages " +
+                          pages.string() + " > " + (dir / "pages.log").string() + " 2>&1";
+  CHECK(std::system(cmd.c_str()) == 0);
+  std::ifstream page(pages / "grading.md");
+  const std::string text((std::istreambuf_iterator<char>(page)), {});
+  CHECK(text.find("`grading-policy.toml` over the registry's defaults") != std::string::npos);
+  CHECK(text.find("| \\ref exercise-03 \"03\" | 0 | 0 | 0 | 10 | 70 | 35 | 115 |") !=
+        std::string::npos);
+  CHECK(text.find("| \\ref exercise-04 \"04\" | 0 | 0 | 0 | 10 | 70 | 20 | 100 |") !=
+        std::string::npos);
 }
 
 TEST_CASE("grader: exercises/ is generated from solutions/ and in sync", "[grader][skeleton]") {
@@ -350,7 +527,13 @@ TEST_CASE("grader: known-bad submissions get the right verdict and reason", "[gr
   }
   SECTION("conflict-free by not using shared memory") {
     expect_failure("bypass_shared", "04", "uses_shared", "0 shared load and 0 store requests");
-    expect_failure("bypass_shared", "04", "conflicts", "makes no shared-memory access");
+    // Its conflict-freedom comes from not doing the exercise: the gate is not judged.
+    const GradeRun r = grade("--submission tests/submissions/bypass_shared --exercise 04",
+                             "bypass_shared_conflicts");
+    REQUIRE(r.results.is_object());
+    CHECK(test_of(r.results, "04", "conflicts").value("score", -1) == 0);
+    CHECK(std::regex_search(test_of(r.results, "04", "conflicts").value("output", ""),
+                            std::regex("^needs the data to flow through shared memory")));
   }
   SECTION("infinite loop") {
     expect_failure("infinite_loop", "04", "correct", "timeout: the kernel did not finish");
@@ -436,7 +619,7 @@ TEST_CASE("grader: formats, a missing file, and a class with resume", "[grader][
   const fs::path cout_dir = build_dir() / "test-grade" / "class";
   std::ifstream csv(cout_dir / "gradebook.csv");
   const std::string book((std::istreambuf_iterator<char>(csv)), {});
-  CHECK(book == "student,total,max,04-padding-transpose\r\nalice,100,100,100\r\nbob,70,100,70\r\n");
+  CHECK(book == "student,total,max,04-padding-transpose\r\nalice,100,100,100\r\nbob,10,100,10\r\n");
   CHECK(fs::exists(cout_dir / "alice" / "results.json"));
   // Resume: nothing changed, nothing regraded.
   const auto stamp = fs::last_write_time(cout_dir / "alice" / "results.json");
