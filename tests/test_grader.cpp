@@ -377,6 +377,26 @@ TEST_CASE("grader: points measure the fix under the default policy (CPU mode)",
   CHECK(exercise_score(r.results, "05") <= 90);
 }
 
+TEST_CASE("grader: the cost model prices warp shuffles as the H200 times them", "[grader]") {
+  // Exercise 03's shared reads traded for one __shfl_sync per tap: the H200 times it at 1.07x
+  // the baseline against a 1.3x gate. With the shared-request floor lifted (so that speed is
+  // judged at all), CPU mode must fail it too; with shuffles free it would pass (1.71x).
+  const fs::path dir = build_dir() / "test-grade" / "shuffles-policy";
+  fs::create_directories(dir);
+  std::ofstream(dir / "floor-off.toml") << "[exercises.03.thresholds]\nmin_shared_fraction = 0\n";
+  const GradeRun r = grade(
+      "--submission " +
+          make_submission("shuffles", {{"03", "tests/students/03/shuffle_window.cu"}}).string() +
+          " --exercise 03 --policy " + (dir / "floor-off.toml").string(),
+      "shuffles");
+  REQUIRE(r.results.is_object());
+  const json& speed = test_of(r.results, "03", "speed");
+  INFO(speed.value("output", ""));
+  CHECK(speed.value("status", "") == "failed");
+  CHECK(std::regex_search(speed.value("output", ""), std::regex("8192 warp shuffles")));
+  CHECK(test_of(r.results, "03", "conflicts").value("status", "") == "passed");
+}
+
 TEST_CASE("grader: an instructor's policy file sets points and thresholds", "[grader][policy]") {
   const fs::path dir = build_dir() / "test-grade" / "policy";
   fs::create_directories(dir);

@@ -1340,6 +1340,7 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
   report.widths = impl_->widths_note;
   report.nvcc_widths = impl_->use_sass;
   report.regrouped = raw.regrouped;
+  report.warp_shuffles = raw.warp_shuffles;
   report.mergeable = raw.mergeable;
   // An access wider than 4 bytes that clang built without a line of its own (a `?:` of two
   // members of a float4 read as one 16-byte load) may be narrower in nvcc's code: its widths

@@ -67,6 +67,7 @@ nlohmann::json LaunchReport::to_json() const {
   j["widths"] = widths;
   j["nvcc_widths"] = nvcc_widths;
   j["regrouped"] = regrouped;
+  j["warp_shuffles"] = warp_shuffles;
   j["mergeable"] = mergeable;
   j["execution"] = regions ? "regions" : "fibers";
   j["seconds"] = seconds;

@@ -2,6 +2,7 @@
 // fiber, warps run to their barrier one after another; warp traces zipped into warp requests
 // (the k-th execution of an instruction by each lane forms one request); __syncthreads and the
 // warp rendezvous of __syncwarp, shuffles and ballots. See engine.hpp for the parts.
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
@@ -454,6 +455,17 @@ unsigned Launch::release_warp_sync(unsigned warp) {
     }
   }
   ++warp_epoch_[warp];
+  // One SHFL instruction per call site whose lanes meet in this round (the cost model prices it).
+  {
+    std::uint64_t sites[bankmodel::kWarpSize];
+    std::size_t n = 0;
+    for (unsigned i = first; i < last; ++i) {
+      const Thread& t = threads_[i];
+      if (state_[i] != State::kAtWarpSync || t.x_mode != banksim_exchange::kShuffle) continue;
+      if (std::find(sites, sites + n, t.x_pc) == sites + n) sites[n++] = t.x_pc;
+    }
+    result_.warp_shuffles += n;
+  }
   unsigned ballot = 0;
   for (unsigned i = first; i < last; ++i) {
     const Thread& t = threads_[i];

@@ -53,6 +53,7 @@ void sweep_orphaned_sandboxes();
 struct ProfiledLaunch {
   std::vector<protocol::Site> sites;
   std::vector<protocol::GlobalSite> global_sites;
+  std::uint64_t warp_shuffles = 0;  ///< SHFL instructions executed
 };
 /// Per kernel launch (in order), what ncu's source page says (`ncu -i R --page source --csv
 /// --print-source sass`).

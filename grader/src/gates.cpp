@@ -243,6 +243,7 @@ struct Totals {
 /// Shared wavefronts and global sectors of a run, as the cost model reads them.
 Counts counts(const protocol::RunReport& report) {
   Counts c;
+  c.shuffles = report.warp_shuffles;
   for (const protocol::Site& s : report.sites) c.wavefronts += s.wavefronts;
   for (const protocol::GlobalSite& g : report.global_sites) {
     if (g.op == "load") {

@@ -139,6 +139,11 @@ std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std:
     const bool global_load = opcode.rfind("LDG", 0) == 0;
     const bool global_store =
         opcode.rfind("STG", 0) == 0 || opcode.rfind("RED", 0) == 0 || opcode.rfind("ATOMG", 0) == 0;
+    if (opcode.rfind("SHFL", 0) == 0 && executed > 0) {
+      // A warp shuffle: what the cost model prices besides memory (GPUs without a gate row).
+      launches.back().warp_shuffles += static_cast<std::uint64_t>(executed);
+      continue;
+    }
     if ((global_load || global_store) && executed > 0) {
       protocol::GlobalSite g;
       g.file = file;
@@ -419,6 +424,7 @@ class GpuBackend : public Backend {
         run.sites.insert(run.sites.end(), launches[k].sites.begin(), launches[k].sites.end());
         run.global_sites.insert(run.global_sites.end(), launches[k].global_sites.begin(),
                                 launches[k].global_sites.end());
+        run.warp_shuffles += launches[k].warp_shuffles;
       }
     }
     gpu_lock.set(job.request.timed);

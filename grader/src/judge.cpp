@@ -221,6 +221,7 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
         run.sites.insert(run.sites.end(), from.sites.begin(), from.sites.end());
         run.global_sites.insert(run.global_sites.end(), from.global_sites.begin(),
                                 from.global_sites.end());
+        run.warp_shuffles += from.warp_shuffles;
       }
       for (const auto& i : from.issues) {
         // A crash shows in the runs themselves.

@@ -66,6 +66,7 @@ proto::RunReport to_report(const banksim::LaunchReport& l) {
   r.widths = l.widths;
   r.nvcc_widths = l.nvcc_widths;
   r.mergeable = l.mergeable;
+  r.warp_shuffles = l.warp_shuffles;
   for (const banksim::LineStats& s : l.lines) {
     proto::Site site;
     site.file = s.file;

@@ -242,8 +242,9 @@ struct LaunchReport {
   /// Whose access widths the counts use, in words ("nvcc 13.0 SASS for sm_90 (...)" or
   /// "clang's (...why...)").
   std::string widths;
-  bool nvcc_widths = false;     ///< the counts use nvcc's widths
-  std::uint64_t regrouped = 0;  ///< requests merged or split into nvcc's widths
+  bool nvcc_widths = false;         ///< the counts use nvcc's widths
+  std::uint64_t regrouped = 0;      ///< requests merged or split into nvcc's widths
+  std::uint64_t warp_shuffles = 0;  ///< warp shuffle instructions executed (one per warp)
   /// Counted with clang's widths, and some warp made two accesses nvcc could merge into one
   /// wider instruction (RunResult::mergeable): nvcc's widths could change the counts.
   bool mergeable = false;

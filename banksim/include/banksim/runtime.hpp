@@ -154,6 +154,9 @@ struct RunResult {
   std::string abort_reason;         ///< why the launch stopped early (timeout, wild pointer, ...)
   std::uint64_t traced_shared = 0;  ///< shared-memory accesses traced
   std::uint64_t regrouped = 0;      ///< requests the WidthPlan merged or split
+  /// Warp shuffle instructions executed (__shfl*_sync): one per warp and call site each time the
+  /// warp's lanes meet there, as the GPU issues one SHFL per warp.
+  std::uint64_t warp_shuffles = 0;
   /// Without a WidthPlan: some warp made two requests of one op and width where the second
   /// continues the first in every lane, aligned to twice the width (what nvcc may merge into one
   /// wider instruction), or an access clang made wider than the alignment it knew was misaligned

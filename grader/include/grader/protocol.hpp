@@ -124,6 +124,9 @@ struct RunReport {
   /// CPU, counted with clang's widths: two accesses nvcc could merge were seen, so nvcc's widths
   /// could change the counts (the backend then runs the job again with them).
   bool mergeable = false;
+  /// Warp shuffle instructions executed (banksim: per warp and call site; GPU: SHFL instructions
+  /// executed, from Nsight Compute): the cost model prices them.
+  std::uint64_t warp_shuffles = 0;
   std::vector<std::vector<unsigned char>> buffers;  ///< contents after the run (kBuffer frames)
 };
 
@@ -328,6 +331,7 @@ inline nlohmann::json to_json(const RunReport& r) {
                       {"widths", r.widths},
                       {"nvcc_widths", r.nvcc_widths},
                       {"mergeable", r.mergeable},
+                      {"warp_shuffles", r.warp_shuffles},
                       {"sites", nlohmann::json::array()},
                       {"global_sites", nlohmann::json::array()},
                       {"issues", nlohmann::json::array()}};
@@ -347,6 +351,7 @@ inline RunReport run_report_from_json(const nlohmann::json& j) {
   r.widths = j.value("widths", "");
   r.nvcc_widths = j.value("nvcc_widths", false);
   r.mergeable = j.value("mergeable", false);
+  r.warp_shuffles = j.value("warp_shuffles", std::uint64_t{0});
   for (const auto& s : j.value("sites", nlohmann::json::array()))
     r.sites.push_back(site_from_json(s));
   for (const auto& s : j.value("global_sites", nlohmann::json::array()))
