@@ -93,11 +93,11 @@ grader::Capabilities gpu() {
   return c;
 }
 
-grader::ExerciseResult judge(const grader::Backend& b) {
+grader::ExerciseResult judge(const grader::Backend& b, const course::ExerciseSpec& spec = ex04()) {
   grader::JudgeOptions o;
   o.seed = 5;
   o.work_dir = fs::temp_directory_path() / "test-judge";
-  return grader::grade_exercise(ex04(), "solutions", b, o);
+  return grader::grade_exercise(spec, "solutions", b, o);
 }
 
 }  // namespace
@@ -364,8 +364,22 @@ TEST_CASE("judge: the cost model charges uncoalesced global accesses (a strided 
     return add_globals(worker(j, {site(0, 128, 128, "load"), site(0, 128, 128, "store")}),
                        !baseline);
   });
-  const auto r = judge(b);
+  // Exercise 04's tile exists to make the stores coalesced: writing the transpose straight to
+  // global memory bypasses it, so uses_shared fails and conflicts and speed are not judged.
+  auto r = judge(b);
+  CHECK_FALSE(r.gate("uses_shared")->passed);
+  CHECK(r.gate("uses_shared")->reason.find("global stores touch 8.0x the 32-byte sectors") !=
+        std::string::npos);
+  CHECK(r.gate("conflicts")->skipped);
+  CHECK(r.gate("speed")->skipped);
+  CHECK(r.score() == 0);
+  // Without that check (an instructor's policy: max_store_sectors_per_ideal = 0) the cost model
+  // still charges the strided stores.
+  course::ExerciseSpec spec = ex04();
+  spec.thresholds.max_store_sectors_per_ideal = 0;
+  r = judge(b, spec);
   const auto* speed = r.gate("speed");
+  CHECK(r.gate("uses_shared")->passed);
   CHECK(r.gate("conflicts")->passed);
   CHECK_FALSE(speed->passed);
   CHECK(speed->reason.find("the global store at transpose.cu:33 touches 32.0 32-byte sectors "
@@ -381,11 +395,11 @@ TEST_CASE("judge: counters that could not be read are the machine's problem, not
   });
   const auto r = judge(b);
   CHECK(r.gate("correct")->passed);
-  CHECK_FALSE(r.gate("conflicts")->passed);
-  CHECK(r.gate("conflicts")->reason.find("grading-machine problem, not your code") !=
-        std::string::npos);
-  CHECK(r.gate("conflicts")->reason.find("ERR_NVGPUCTRPERM") != std::string::npos);
   CHECK_FALSE(r.gate("uses_shared")->passed);
+  CHECK(r.gate("uses_shared")->reason.find("grading-machine problem, not your code") !=
+        std::string::npos);
+  CHECK(r.gate("uses_shared")->reason.find("ERR_NVGPUCTRPERM") != std::string::npos);
+  CHECK_FALSE(r.gate("conflicts")->passed);  // not judged: no pass without counters
 }
 
 TEST_CASE("judge: a kernel that bypasses shared memory loses the anti-bypass and conflict gates",
@@ -393,8 +407,10 @@ TEST_CASE("judge: a kernel that bypasses shared memory loses the anti-bypass and
   const FakeBackend b(cpu(), [](const WorkerJob& j) { return worker(j, {}); });
   const auto r = judge(b);
   CHECK(r.gate("correct")->passed);
-  CHECK_FALSE(r.gate("conflicts")->passed);
   CHECK_FALSE(r.gate("uses_shared")->passed);
+  CHECK_FALSE(r.gate("conflicts")->passed);
+  CHECK(r.gate("conflicts")->skipped);
+  CHECK(r.score() == 0);
 }
 
 TEST_CASE("reports: Gradescope and JUnit carry every gate", "[judge][report]") {
