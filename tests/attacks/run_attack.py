@@ -118,19 +118,21 @@ def run_one(build, a, mode):
         score = res["score"]
         tests = res["tests"]
         builds = next(t for t in tests if t["name"].endswith(": builds"))
-        passed = builds["score"] == builds["max_score"]
+        # Gradescope's per-test status: a gate worth 0 points (the default builds) still says
+        # whether it passed.
+        passed = builds["status"] == "passed"
         e = a.get("gpu_expect", a["expect"]) if mode == "gpu" else a["expect"]
         if passed != e["builds"]:
             problems.append(f"builds gate {'passed' if passed else 'failed'}: {builds['output']}")
         if "reason" in e:
             import re
-            failing = " | ".join(t["output"] for t in tests if t["score"] < t["max_score"])
+            failing = " | ".join(t["output"] for t in tests if t["status"] != "passed")
             if not re.search(e["reason"], failing):
                 problems.append(f"no failing gate says /{e['reason']}/; got: {failing[:600]}")
         if "max_score" in e and score > e["max_score"]:
             problems.append(f"score {score} > {e['max_score']}")
         if "min_score" in e and score < e["min_score"]:
-            problems.append(f"score {score} < {e['min_score']}: {[t['output'] for t in tests if t['score'] < t['max_score']]}")
+            problems.append(f"score {score} < {e['min_score']}: {[t['output'] for t in tests if t['status'] != 'passed']}")
         after = (digest(classmate), open(os.path.join(work, "canary.txt")).read(),
                  digest(os.path.join(ROOT, "solutions")))
         if after != before:

@@ -131,8 +131,10 @@ def gradescope(build, tmp):
     r = run_gradescope(src, fake, env)
     check(gradescope_schema(r), "zip upload: results.json follows the specification")
     check(by_exercise(r, "04") == 100, f"zip upload: 04 at full marks (got {by_exercise(r, '04')})")
-    check(0 < by_exercise(r, "02") < 100, f"zip upload: 02's skeleton builds, is not correct "
-          f"(got {by_exercise(r, '02')})")
+    builds02 = [t for t in r.get("tests", []) if t["name"].startswith("02 ") and
+                t["name"].endswith(": builds")]
+    check(by_exercise(r, "02") == 0 and builds02 and builds02[0].get("status") == "passed",
+          f"zip upload: 02's skeleton builds (status passed) and scores 0 (got {by_exercise(r, '02')})")
 
     # 3. Hostile: paths out of the zip, a link member, a link in the upload to the solutions, a
     #    file too large; nothing outside, no solution graded, a valid result.
