@@ -68,7 +68,7 @@ class Reader {
     throw PolicyError(fmt::format("{}:{}: {} {}", file_.string(), line_of(at), key, what));
   }
 
-  /// The table's keys in file order is not kept by toml11: sorted, so errors are reproducible.
+  /// A table's keys, sorted: toml11 keeps no file order, and errors must be reproducible.
   static std::vector<std::string> keys_of(const toml::value& table) {
     std::vector<std::string> keys;
     for (const auto& kv : table.as_table()) keys.push_back(kv.first);

@@ -523,6 +523,10 @@ ExerciseSpec ex08() {  // stretch: the solution makes 1.08x fewer wavefronts (on
   // Model 1.04x; on the H200 the gate asks 0.5 / 0.768 of the solution's speed, which the
   // baseline reaches too.
   e.thresholds.cpu_min_cost_ratio = 0.68;
+  // The conflicting baseline the skeleton hands over (its TODO lines deleted) reaches this speed
+  // gate: it must keep at most 10 points, and a conflict-free kernel below the gate 70-90, so
+  // speed is worth 10 and uses_shared nothing (it stays the precondition of conflicts and speed).
+  e.points = Points{0, 0, 0, 90, 10, 0};
   e.thresholds.max_load_requests_vs_baseline = 2.0;  // A and B staged: 1.0x the baseline
   e.thresholds.reference = SpeedReference::kSgemm;
   e.thresholds.gpu = {{"NVIDIA H200", 0.5,
