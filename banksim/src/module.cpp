@@ -1385,6 +1385,18 @@ LaunchReport Module::launch(const std::string& kernel, const LaunchConfig& confi
     return std::tie(x.file, x.line, x.column, x.op, x.bytes) <
            std::tie(y.file, y.line, y.column, y.op, y.bytes);
   });
+  // nvcc's widths go by source line: an access still without one (no instruction around it had
+  // a line either) kept clang's width, and the report must not say otherwise.
+  const auto lineless =
+      std::count_if(report.lines.begin(), report.lines.end(),
+                    [&](const LineStats& l) { return l.line == 0 && l.file == impl_->display; });
+  if (lineless > 0) {
+    report.widths += fmt::format(
+        "; line 0: {} access{} without a source line kept clang's width{} (nvcc's could not be "
+        "applied)",
+        lineless, lineless == 1 ? "" : "es", lineless == 1 ? "" : "s");
+    report.mergeable = report.mergeable || !report.nvcc_widths;
+  }
   report.global_sectors_partial = raw.global_sectors_partial;
   std::map<std::tuple<std::string, int, int, int, int>, std::size_t> global_by_line;
   for (const rt::GlobalSiteStats& s : raw.global_sites) {
