@@ -328,7 +328,6 @@ TEST_CASE("grader: points measure the fix under the default policy (CPU mode)",
   for (const auto& e : course::exercises()) {
     INFO("exercise " << e.id << ", TODO lines deleted");
     CHECK(exercise_score(r.results, e.id) <= 10);
-    CHECK(exercise_score(r.results, e.id) <= e.points.uses_shared);
   }
   // Correct kernels that keep a conflict (exercise 01, a host function, has none: a count that
   // is almost right scores nothing either).
@@ -387,7 +386,7 @@ TEST_CASE("grader: the cost model prices warp shuffles as the H200 times them", 
   const GradeRun r = grade(
       "--submission " +
           make_submission("shuffles", {{"03", "tests/students/03/shuffle_window.cu"}}).string() +
-          " --exercise 03 --policy " + (dir / "floor-off.toml").string(),
+          " --exercise 03 --verbose --policy " + (dir / "floor-off.toml").string(),
       "shuffles");
   REQUIRE(r.results.is_object());
   const json& speed = test_of(r.results, "03", "speed");
