@@ -70,6 +70,50 @@ SkeletonResult make_skeleton(const std::string& solution, const std::string& lab
   return r;
 }
 
+GeneratedSkeletons generate_skeletons(const fs::path& root) {
+  GeneratedSkeletons g;
+  for (const ExerciseSpec& e : exercises()) {
+    const fs::path sol = root / "solutions" / e.slug / e.file;
+    std::ifstream in(sol);
+    if (!in) {
+      g.errors.push_back(sol.string() + ": missing solution file (the skeletons are generated " +
+                         "from solutions/: run this from the instructors' course checkout)");
+      continue;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    SkeletonResult s = make_skeleton(text.str(), sol.string());
+    for (const auto& err : s.errors) g.errors.push_back(err);
+    if (s.blocks == 0) g.errors.push_back(sol.string() + ": no BEGIN SOLUTION block");
+    const std::string rel = e.slug + "/" + e.file;
+    std::ifstream current(root / "exercises" / rel);
+    std::ostringstream have;
+    if (current) have << current.rdbuf();
+    if (!current) {
+      g.differs.push_back("exercises/" + rel + " is missing; the generated skeleton is used");
+    } else if (have.str() != s.text) {
+      g.differs.push_back("exercises/" + rel +
+                          " differs from the skeleton generated from solutions/" + rel +
+                          " (edited by hand, or `make skeletons` not run since solutions/ " +
+                          "changed): the generated skeleton is used, exercises/ is left as it is");
+    }
+    g.files.emplace_back(rel, std::move(s.text));
+  }
+  return g;
+}
+
+GeneratedSkeletons write_skeletons(const fs::path& root, const fs::path& out) {
+  GeneratedSkeletons g = generate_skeletons(root);
+  for (const auto& [rel, text] : g.files) {
+    const fs::path f = out / rel;
+    fs::create_directories(f.parent_path());
+    std::ofstream o(f, std::ios::binary);
+    o << text;
+    if (!o) g.errors.push_back(f.string() + ": cannot write (is the folder writable?)");
+  }
+  return g;
+}
+
 std::vector<std::string> sync_skeletons(const fs::path& root, bool write) {
   std::vector<std::string> report;
   for (const ExerciseSpec& e : exercises()) {

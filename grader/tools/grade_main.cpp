@@ -7,7 +7,10 @@
 //   build/bin/grade --submissions DIR [--jobs N]      a class: one sub-folder per student
 //   build/bin/grade hint NN [--level K]               an exercise's hints, K of 3
 //   build/bin/grade skeletons [--check]                regenerate / check exercises/ from
-//   solutions/ build/bin/grade list                               the exercises
+//                                                     solutions/
+//   build/bin/grade skeletons --out DIR                the same skeletons into DIR/NN-slug/
+//                                                     (bundles, the site; exercises/ untouched)
+//   build/bin/grade list                               the exercises
 //
 // Writes OUT/results.json (Gradescope) and on request prairielearn.json and junit.xml; a class
 // gets OUT/<student>/results.json and OUT/gradebook.csv. Exits 0 whenever grading itself
@@ -21,6 +24,7 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -620,6 +624,20 @@ void write_grading_page(const fs::path& file) {
 
 void write_doc_pages(const fs::path& dir, bool instructor) {
   fs::create_directories(dir);
+  // The skeletons shown are the ones generated from solutions/ (what students get), never
+  // exercises/ as an instructor's working tree happens to hold it. A student's copy has no
+  // solutions/: there exercises/ is the course's own.
+  std::map<std::string, std::string> generated;
+  if (fs::is_directory(grader::course_root() / "solutions")) {
+    auto g = grader::generate_skeletons(grader::course_root());
+    if (!g.errors.empty()) {
+      std::string all;
+      for (const auto& l : g.errors) all += "\n  " + l;
+      throw std::runtime_error("the skeletons cannot be generated from solutions/:" + all);
+    }
+    for (const auto& l : g.differs) std::cerr << "grade docs-pages: " << l << "\n";
+    generated.insert(g.files.begin(), g.files.end());
+  }
   std::ofstream ex(dir / "exercises.md");
   ex << "# Exercises {#exercises}\n\n"
         "Each exercise belongs to a lesson. Copy nothing: edit the file in `exercises/`, then run "
@@ -641,7 +659,12 @@ void write_doc_pages(const fs::path& dir, bool instructor) {
          << "model. Points: builds " << e.points.builds << ", correct " << e.points.correct
          << ".\n\n";
     }
-    ex << "\\include exercises/" << e.slug << "/" << e.file << "\n\n";
+    if (const auto it = generated.find(e.slug + "/" + e.file); it != generated.end()) {
+      ex << "```{." << fs::path(e.file).extension().string().substr(1) << "}\n"
+         << it->second << "```\n\n";
+    } else {
+      ex << "\\include exercises/" << e.slug << "/" << e.file << "\n\n";
+    }
     // Folded, one level at a time (the same as `make hint EXERCISE=NN LEVEL=k`).
     for (std::size_t k = 0; k < e.hints.size(); ++k) {
       // One line: Doxygen would close the block at a paragraph break.
@@ -758,6 +781,11 @@ int main(int argc, char** argv) {
   bool check_only = false;
   CLI::App* skel = app.add_subcommand("skeletons", "regenerate exercises/ from solutions/");
   skel->add_flag("--check", check_only, "only check that exercises/ is up to date");
+  fs::path skel_out;
+  skel->add_option("--out", skel_out,
+                   "write the skeletons into this folder (DIR/NN-slug/FILE) instead of "
+                   "exercises/, and say where exercises/ differs from them")
+      ->excludes("--check");
   CLI::App* list = app.add_subcommand("list", "list the exercises");
   CLI::App* hint = app.add_subcommand("hint", "an exercise's hints, one more each level");
   std::string hint_id;
@@ -787,6 +815,15 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (skel->parsed() && !skel_out.empty()) {
+      const auto g = grader::write_skeletons(grader::course_root(), skel_out);
+      for (const auto& l : g.differs) std::cerr << "grade skeletons: " << l << "\n";
+      for (const auto& l : g.errors) std::cerr << "grade skeletons: " << l << "\n";
+      if (!g.errors.empty()) return 1;
+      std::cout << fmt::format("wrote {} skeletons generated from solutions/ into {}\n",
+                               g.files.size(), skel_out.string());
+      return 0;
+    }
     if (skel->parsed()) {
       const auto lines = grader::sync_skeletons(grader::course_root(), !check_only);
       for (const auto& l : lines) std::cout << l << "\n";

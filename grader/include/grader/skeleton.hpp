@@ -17,6 +17,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace grader {
@@ -35,5 +36,20 @@ SkeletonResult make_skeleton(const std::string& solution, const std::string& lab
 /// only reports the files that are missing or out of date. Returns one line per such file (or per
 /// error); empty when all is in sync.
 std::vector<std::string> sync_skeletons(const std::filesystem::path& root, bool write);
+
+/// The skeletons generated from root/solutions/, the same bytes sync_skeletons() writes into
+/// exercises/: what bundles and the course site take, whatever exercises/ holds.
+struct GeneratedSkeletons {
+  std::vector<std::pair<std::string, std::string>> files;  ///< {"SLUG/FILE", skeleton text}
+  std::vector<std::string> errors;   ///< a solution missing or malformed (file:line: ...)
+  std::vector<std::string> differs;  ///< one line per exercises/ file that is not its skeleton
+};
+
+/// Generates every exercise's skeleton from root/solutions/ and compares it with root/exercises/.
+GeneratedSkeletons generate_skeletons(const std::filesystem::path& root);
+
+/// Writes generate_skeletons()'s files to out/SLUG/FILE (exercises/ and README.md untouched).
+GeneratedSkeletons write_skeletons(const std::filesystem::path& root,
+                                   const std::filesystem::path& out);
 
 }  // namespace grader
