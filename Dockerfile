@@ -20,6 +20,6 @@ WORKDIR /course
 RUN rm -rf build solutions \
     && cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCOURSE_BUILD_TESTS=OFF \
          -DCOURSE_BUILD_BENCH=OFF -DCOURSE_ENABLE_CUDA=OFF \
-    && cmake --build build --target grade grade_worker banksim \
+    && cmake --build build --target grade grade_worker banksim course-registry \
     && chmod -R o+rX /course
 CMD ["bash"]

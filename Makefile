@@ -31,8 +31,18 @@
 #                        screenshots (front page, lessons 02, 06 and 08, exercises, explorer,
 #                        the phone menu, the search) in build/docs-check/
 #   make gradescope      build/dist/gradescope/autograder.zip (Gradescope's autograder)
-#   make prairielearn    build/dist/prairielearn/ (one externally graded question per exercise)
+#   make prairielearn    build/dist/prairielearn/ (one externally graded question per exercise,
+#                        and grader-image/: `podman build -t banks-grader` that folder)
 #   make classroom       build/dist/github-classroom/ (template repository with the workflow)
+#       EXERCISES=04     (or 02,04) an assignment of those exercises only: the zip
+#                        (autograder-04.zip) scores out of their points, the questions and
+#                        Classroom tests are theirs. Students' files are the skeletons generated
+#                        from solutions/, whatever exercises/ holds (a difference is named)
+#   make platform-gradescope  (root, 15-30 min) the zip run as Gradescope runs it, in a fresh
+#                        root (Ubuntu 22.04 where its archive and keyring are here, else Debian
+#                        12): solutions/, skeletons, a compile error, a one-exercise zip
+#   make platform-prairielearn  (root, ~10 min) the grader image built with podman, one question
+#                        graded through PrairieLearn's /grade contract (a solved and an unsolved file)
 #   make platform-slurm  (root, minutes) a single-node SLURM from Debian's slurm-wlm grades a
 #                        class of 20 as a job array; checks the gradebook equals a local run's
 #   make platform-fresh-root  (root, 15-30 min) a Debian 12 root from mmdebstrap: Gradescope's
@@ -55,7 +65,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build test bench bench-class grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container test-catch2-v3 docs-check docs-serve explorer deps-test deps-build deps-grade deps-docs deps-bench
+.PHONY: all build test bench bench-class grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container platform-gradescope platform-prairielearn test-catch2-v3 docs-check docs-serve explorer deps-test deps-build deps-grade deps-docs deps-bench
 
 all: build
 
@@ -171,8 +181,10 @@ clean:
 test-catch2-v3:
 	@scripts/test-catch2-v3.sh
 
-gradescope prairielearn classroom:
-	@python3 platforms/package.py $@ --out $(BUILD_DIR)/dist
+gradescope prairielearn classroom: $(BUILD_DIR)/build.ninja
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade course-registry >/dev/null
+	@python3 platforms/package.py $@ --build $(BUILD_DIR) --out $(BUILD_DIR)/dist \
+	  $(if $(EXERCISES),--exercises $(EXERCISES))
 
 platform-slurm: $(BUILD_DIR)/build.ninja
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade grade_worker >/dev/null
@@ -183,3 +195,11 @@ platform-fresh-root:
 
 platform-container:
 	@platforms/container/test.sh
+
+platform-gradescope: $(BUILD_DIR)/build.ninja
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade course-registry >/dev/null
+	@platforms/gradescope/rehearse.sh $(BUILD_DIR)
+
+platform-prairielearn: $(BUILD_DIR)/build.ninja
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade course-registry >/dev/null
+	@platforms/prairielearn/rehearse.sh $(BUILD_DIR)

@@ -10,6 +10,10 @@ upload by its name, preferring one inside its NN-slug/ folder. Zips are read mem
 (regular files only, no absolute or .. paths, size caps); symbolic links in the upload are
 ignored. The mapping is reported at the top of the feedback, so a student sees what was graded.
 
+The exercises are the registry's (`course-registry export --json`, beside the grader), only
+those of COURSE/assignment.json when the bundle was made for a selection (`make gradescope
+EXERCISES=04`): the score is then out of their points, and the results name only them.
+
 The grader runs in CPU mode (the platforms have no GPU) with --isolation auto: bubblewrap when
 the container allows user namespaces, uid isolation otherwise (the grader is root there). Its
 results are rewritten only by this script, as root, after the student code has finished; if
@@ -18,7 +22,6 @@ the grader fails or times out, a result with score 0 and the reason is written a
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -32,18 +35,19 @@ MAX_MEMBERS = 500
 MAX_WALK = 2000
 
 
-def exercise_table(course):
-    """[(id, slug, file)] from the course's exercises/ (one source file per exercise)."""
-    table = []
-    ex = os.path.join(course, "exercises")
-    for slug in sorted(os.listdir(ex)):
-        m = re.match(r"^(\d+)-", slug)
-        d = os.path.join(ex, slug)
-        if not m or not os.path.isdir(d):
-            continue
-        files = [f for f in sorted(os.listdir(d)) if f.endswith((".cu", ".cpp"))]
-        if len(files) == 1:
-            table.append((m.group(1), slug, files[0]))
+def exercise_table(course, grade):
+    """[(id, slug, file)] from the registry (`course-registry export --json`, built beside the
+    grader), restricted to the bundle's selection (COURSE/assignment.json, written by
+    platforms/package.py for `make gradescope EXERCISES=...`) when there is one."""
+    registry = os.path.join(os.path.dirname(grade), "course-registry")
+    out = subprocess.run([registry, "export", "--json"], capture_output=True, text=True,
+                         check=True, timeout=60).stdout
+    table = [(e["id"], e["slug"], e["file"]) for e in json.loads(out)["exercises"]]
+    selection = os.path.join(course, "assignment.json")
+    if os.path.isfile(selection):
+        with open(selection, encoding="utf-8") as f:
+            chosen = set(json.load(f)["exercises"])
+        table = [t for t in table if t[0] in chosen]
     return table
 
 
@@ -171,7 +175,7 @@ def main():
 
     try:
         grade = args.grade or os.path.join(args.course, "build", "bin", "grade")
-        table = [t for t in exercise_table(args.course)
+        table = [t for t in exercise_table(args.course, grade)
                  if not args.exercise or t[0] in args.exercise]
         notes = []
         found = collect(args.upload, notes) if os.path.isdir(args.upload) else {}

@@ -13,34 +13,63 @@ command -v slurmctld >/dev/null && command -v munged >/dev/null ||
   apt-get install -y -qq --no-install-recommends slurm-wlm munge >/tmp/slurm-install.log 2>&1 ||
   { tail -20 /tmp/slurm-install.log; exit 1; }
 
+# Its own cluster, beside nothing: where a SLURM or MUNGE daemon already runs (a cluster node),
+# it refuses rather than share ports, keys or jobs with it.
+for d in slurmctld slurmd munged; do
+  if pids=$(pgrep -x "$d"); then
+    echo "single-node-test.sh: refusing to start: $d already runs here (pid $(echo $pids | tr ' ' ','))." \
+      "This rehearsal starts its own slurmctld, slurmd and munged; run it on a machine without SLURM."
+    exit 2
+  fi
+done
 W=$(mktemp -d /tmp/slurm-test.XXXXXX)
 chmod 755 "$W"
 host=$(hostname -s)
 cpus=$(nproc)
+# Everything of this cluster lives in $W: config, key, socket, state, logs, pid files. The
+# clients (sinfo, the grader's sbatch, scancel) find it through SLURM_CONF.
+export SLURM_CONF="$W/etc/slurm.conf"
+M="$W/munge"
 stop() {
-  scancel --user=root >/dev/null 2>&1 || true
-  pkill -x slurmd 2>/dev/null || true
-  pkill -x slurmctld 2>/dev/null || true
-  pkill -x munged 2>/dev/null || true
+  # Only this cluster's jobs (its own controller knows no others), then only its own daemons,
+  # by the pids they recorded.
+  if [ -s "$W/slurmctld.pid" ]; then
+    squeue -h -o %i 2>/dev/null | xargs -r scancel 2>/dev/null || true
+  fi
+  local f pid
+  for f in "$W/slurmd.pid" "$W/slurmctld.pid" "$M/munged.pid"; do
+    pid=$(cat "$f" 2>/dev/null) || continue
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+  done
+  for f in "$W/slurmd.pid" "$W/slurmctld.pid" "$M/munged.pid"; do
+    pid=$(cat "$f" 2>/dev/null) || continue
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  done
 }
 trap stop EXIT
 
-# munge: a fresh key, the daemon on its own socket folder.
-mkdir -p /etc/munge /run/munge /var/lib/munge /var/log/munge
-[ -s /etc/munge/munge.key ] || mungekey --create --keyfile=/etc/munge/munge.key
-chown -R munge:munge /etc/munge /run/munge /var/lib/munge /var/log/munge
-chmod 0700 /etc/munge && chmod 0400 /etc/munge/munge.key
-pgrep -x munged >/dev/null || runuser -u munge -- /usr/sbin/munged
-sleep 1
-munge -n | unmunge >/dev/null
+# munge: its own key, socket, pid and log files in $M, run as the munge user.
+mkdir -p "$M"
+mungekey --create --keyfile="$M/munge.key"
+chown -R munge:munge "$M"
+chmod 0700 "$M" && chmod 0400 "$M/munge.key"
+runuser -u munge -- /usr/sbin/munged --socket="$M/munge.socket" --key-file="$M/munge.key" \
+  --pid-file="$M/munged.pid" --log-file="$M/munged.log" --seed-file="$M/munged.seed"
+for _ in $(seq 30); do [ -S "$M/munge.socket" ] && break; sleep 0.2; done
+munge -n --socket="$M/munge.socket" | unmunge --socket="$M/munge.socket" >/dev/null
 
-# slurm: controller and node on this host, no cgroups (containers), root as SlurmUser.
-mkdir -p /etc/slurm "$W/spool/ctld" "$W/spool/d"
-cat >/etc/slurm/slurm.conf <<EOF
+# slurm: controller and node on this host, no cgroups (containers), root as SlurmUser, ports
+# away from SLURM's defaults.
+mkdir -p "$W/etc" "$W/spool/ctld" "$W/spool/d"
+cat >"$SLURM_CONF" <<EOF
 ClusterName=course
 SlurmctldHost=$host
+SlurmctldPort=16817
+SlurmdPort=16818
 SlurmUser=root
 AuthType=auth/munge
+AuthInfo=socket=$M/munge.socket
+CredType=cred/munge
 MpiDefault=none
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
@@ -57,10 +86,12 @@ SlurmdLogFile=$W/slurmd.log
 NodeName=$host CPUs=$cpus State=UNKNOWN
 PartitionName=course Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
-slurmctld -i
-slurmd
+slurmctld -i -f "$SLURM_CONF"
+slurmd -f "$SLURM_CONF"
 for _ in $(seq 30); do sinfo -h -o %T 2>/dev/null | grep -q idle && break; sleep 1; done
 sinfo
+echo "daemons (pids recorded, only these stopped at exit): slurmctld $(cat "$W/slurmctld.pid")," \
+  "slurmd $(cat "$W/slurmd.pid"), munged $(cat "$M/munged.pid")"
 
 # A class of N: solutions and skeletons of exercises 02 and 04, alternating.
 C="$W/class"
@@ -105,4 +136,6 @@ for s in sorted(os.listdir(a)):
 print(f"per-student results: {'all identical' if not bad else str(bad) + ' differ'}")
 sys.exit(1 if bad else 0)
 PY
+stop
+trap - EXIT
 rm -rf "$W"

@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """The platform artefacts against their platforms' contracts, in fake roots (CTest platforms_*).
 
-  tests/platforms/check_platforms.py BUILD_DIR gradescope|prairielearn|classroom
+  tests/platforms/check_platforms.py BUILD_DIR gradescope|prairielearn|classroom|working-tree
 
-Gradescope: autograder.zip has setup.sh and run_autograder at its top and no solutions; the
-unpacked run_autograder grades uploads (loose files, a zip of a repository copy, hostile zips
-and links, nothing gradable, a missing grader) and always writes a results.json that follows
-Gradescope's specification. PrairieLearn: each question's entry point grades /grade/student and
-writes /grade/results/results.json in PrairieLearn's format. The grader is BUILD_DIR's (the
-fresh-root test, make platform-fresh-root, runs setup.sh itself).
+Gradescope: autograder.zip has setup.sh and run_autograder at its top and no solutions; as
+Gradescope runs it (unzipped into source/, run_autograder *copied* to the root and the copy run
+from elsewhere) it grades uploads (loose files, a zip of a repository copy, hostile zips and
+links, nothing gradable, a missing grader, a missing course) and always writes a results.json
+that follows Gradescope's specification; a one-exercise zip (EXERCISES=04) scores out of that
+exercise's points and names only it. PrairieLearn: each question's entry point grades
+/grade/student and writes /grade/results/results.json in PrairieLearn's format; a selection
+gives only its questions. Classroom: a git repository with one commit, build/ ignored, one
+step per exercise worth its points. working-tree: an exercise solved in a copy's exercises/
+reaches no bundle and neither site edition, and the packaging names the difference. The grader
+is BUILD_DIR's (make platform-gradescope runs setup.sh itself, in a fresh root).
 """
 import json
 import os
@@ -61,12 +66,13 @@ def by_exercise(r, ex_id):
 
 
 def run_gradescope(src, fake, env):
-    sub = os.path.join(fake, "submission")
+    """As Gradescope does: the copy of run_autograder at the root, run from another folder."""
     res = os.path.join(fake, "results", "results.json")
     if os.path.exists(res):
         os.remove(res)
-    p = subprocess.run([os.path.join(src, "run_autograder")], env=env, capture_output=True,
-                       text=True, timeout=900)
+    copy = os.path.join(fake, "run_autograder")
+    shutil.copy(os.path.join(src, "run_autograder"), copy)
+    p = subprocess.run([copy], env=env, capture_output=True, text=True, timeout=900, cwd="/")
     if p.returncode != 0:
         print(p.stdout[-2000:], p.stderr[-2000:])
     try:
@@ -82,10 +88,26 @@ def fresh_upload(fake):
     return sub
 
 
+def package(build, platform, dist, *extra, root=ROOT):
+    return subprocess.run([sys.executable, os.path.join(root, "platforms", "package.py"), platform,
+                           "--build", build, "--out", dist, *extra], check=True,
+                          capture_output=True, text=True)
+
+
+def unpack(zpath, fake):
+    src = os.path.join(fake, "source")
+    os.makedirs(src)
+    with zipfile.ZipFile(zpath) as z:
+        for info in z.infolist():
+            z.extract(info, src)
+            os.chmod(os.path.join(src, info.filename), (info.external_attr >> 16) & 0o777 or 0o644)
+    os.chmod(fake, 0o755)
+    return src
+
+
 def gradescope(build, tmp):
     dist = os.path.join(tmp, "dist")
-    subprocess.run([sys.executable, os.path.join(ROOT, "platforms", "package.py"), "gradescope",
-                    "--out", dist], check=True, capture_output=True)
+    package(build, "gradescope", dist)
     zpath = os.path.join(dist, "gradescope", "autograder.zip")
     with zipfile.ZipFile(zpath) as z:
         names = z.namelist()
@@ -95,14 +117,8 @@ def gradescope(build, tmp):
           "zip: both executable")
     check(not any(n.startswith(("solutions/", "tests/")) for n in names), "zip: no solutions/ or tests/")
     fake = os.path.join(tmp, "autograder")
-    src = os.path.join(fake, "source")
-    os.makedirs(src)
-    with zipfile.ZipFile(zpath) as z:
-        for info in z.infolist():
-            z.extract(info, src)
-            os.chmod(os.path.join(src, info.filename), (info.external_attr >> 16) & 0o777 or 0o644)
-    for d in (tmp, fake):
-        os.chmod(d, 0o755)
+    os.chmod(tmp, 0o755)
+    src = unpack(zpath, fake)
     env = dict(os.environ, AUTOGRADER_ROOT=fake, COURSE_GRADE=os.path.join(build, "bin", "grade"))
 
     # 1. Loose files: two honest solutions get their full marks, the rest is "not in the upload".
@@ -168,12 +184,40 @@ def gradescope(build, tmp):
     r = run_gradescope(src, fake, dict(env, COURSE_GRADE="/nonexistent/grade"))
     check(gradescope_schema(r) and r.get("score") == 0, "no grader: a result all the same")
 
+    # 5. The course is not where Gradescope unpacks it (a zip unpacked elsewhere): the copy still
+    #    writes a result, score 0, saying where it looked.
+    empty = os.path.join(tmp, "empty-root")
+    os.makedirs(os.path.join(empty, "submission"))
+    shutil.copy(solution("04")[2], os.path.join(empty, "submission"))
+    r = run_gradescope(src, empty, dict(env, AUTOGRADER_ROOT=empty))
+    check(gradescope_schema(r) and r.get("score") == 0 and "no platforms/common/grade_upload.py"
+          in r.get("output", ""), "no course in source/: a 0-score result that says where it looked")
+
+    # 6. A one-exercise assignment: make gradescope EXERCISES=04. Every solution uploaded; only
+    #    04 is graded, the score is out of its 100 points.
+    package(build, "gradescope", dist, "--exercises", "04")
+    fake4 = os.path.join(tmp, "autograder-04")
+    src4 = unpack(os.path.join(dist, "gradescope", "autograder-04.zip"), fake4)
+    os.makedirs(os.path.join(fake4, "submission"))
+    for d in sorted(os.listdir(os.path.join(ROOT, "solutions"))):
+        shutil.copy(solution(d[:2])[2], os.path.join(fake4, "submission"))
+    r = run_gradescope(src4, fake4, dict(env, AUTOGRADER_ROOT=fake4))
+    names = {t["name"][:2] for t in r.get("tests", [])}
+    total = sum(t["max_score"] for t in r.get("tests", []))
+    check(gradescope_schema(r) and r.get("score") == 100 and total == 100 and names == {"04"},
+          f"one-exercise zip: 100 of {total}, tests of {sorted(names)} only")
+
 
 def prairielearn(build, tmp):
     dist = os.path.join(tmp, "dist")
-    subprocess.run([sys.executable, os.path.join(ROOT, "platforms", "package.py"), "prairielearn",
-                    "--out", dist], check=True, capture_output=True)
+    out = package(build, "prairielearn", dist).stdout
     pl = os.path.join(dist, "prairielearn")
+    image = os.path.join(pl, "grader-image")
+    check(os.path.isfile(os.path.join(image, "Dockerfile")) and
+          os.path.isfile(os.path.join(image, "platforms", "prairielearn", "grade.sh")) and
+          not os.path.exists(os.path.join(image, "solutions")),
+          "grader-image/: a build context (Dockerfile, the course, no solutions/)")
+    check(f"podman build -t banks-grader {image}" in out, "one command builds the image")
     course = json.load(open(os.path.join(pl, "infoCourse.json")))
     check(all(k in course for k in ("uuid", "name", "title", "topics")), "infoCourse.json keys")
     d4, f4, p4 = solution("04")
@@ -205,14 +249,28 @@ def prairielearn(build, tmp):
         check(ok, f"PrairieLearn {label}: results.json in PrairieLearn's format")
         check((r.get("score") == 1.0) == want_full,
               f"PrairieLearn {label}: score {r.get('score')} ({'full' if want_full else 'not full'})")
+    sel = os.path.join(tmp, "dist-sel")
+    package(build, "prairielearn", sel, "--exercises", "02,04")
+    qs = sorted(os.listdir(os.path.join(sel, "prairielearn", "questions", "bankconflicts")))
+    check([q[:2] for q in qs] == ["02", "04"], f"EXERCISES=02,04: questions {qs}")
+
+
+def git(repo, *args):
+    return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True).stdout
 
 
 def classroom(build, tmp):
     dist = os.path.join(tmp, "dist")
-    subprocess.run([sys.executable, os.path.join(ROOT, "platforms", "package.py"), "classroom",
-                    "--out", dist], check=True, capture_output=True)
+    package(build, "classroom", dist)
     repo = os.path.join(dist, "github-classroom")
     check(not os.path.exists(os.path.join(repo, "solutions")), "template: no solutions/")
+    check(git(repo, "rev-list", "--count", "HEAD").strip() == "1" and
+          git(repo, "status", "--porcelain") == "", "template: a git repository, one commit, clean")
+    check("build/" in git(repo, "check-ignore", "-v", "build/grade/results.json"),
+          "template: .gitignore ignores build/")
+    readme = open(os.path.join(repo, "README.md")).read()
+    check("make grade EXERCISE=" in readme and "lessons/01-" in readme,
+          "template README: the first commands and where the lessons are")
     wf_text = open(os.path.join(repo, ".github", "workflows", "classroom.yml")).read()
     try:
         import yaml  # PyYAML where present; the checks below hold without it
@@ -227,7 +285,9 @@ def classroom(build, tmp):
     if steps is not None:
         graders = [st for st in steps if "autograding-command-grader" in st.get("uses", "")]
         check(len(graders) == len(ids) and all(g["with"]["max-score"] == 100 for g in graders),
-              "workflow (YAML): command-grader steps worth 100 each")
+              "workflow (YAML): command-grader steps worth each exercise's points (100)")
+        check(all(2 <= g["with"]["timeout"] <= 10 for g in graders),
+              "workflow (YAML): step timeouts of 2 to 10 minutes")
         reporter = steps[-1]
         check(reporter["with"]["runners"].split(",") == [g["id"] for g in graders],
               "workflow (YAML): the reporter lists every step")
@@ -248,6 +308,75 @@ def classroom(build, tmp):
         rc_sol = subprocess.run(argv, cwd=repo, capture_output=True).returncode
         check(rc_skel == 1 and rc_sol == 0,
               f"workflow step {ex}: skeleton exit {rc_skel} (want 1), solution exit {rc_sol} (want 0)")
+    # What `make grade` writes (build/, its results) leaves the repository clean; a student's
+    # edit to an exercise is what git shows.
+    os.makedirs(os.path.join(repo, "build", "grade"), exist_ok=True)
+    subprocess.run([grade, "--submission", "exercises", "--exercise", "02", "--mode", "cpu",
+                    "--out", os.path.join(repo, "build", "grade")], cwd=repo, capture_output=True)
+    open(os.path.join(repo, "build", "build.ninja"), "w").write("# a build\n")
+    changed = git(repo, "status", "--porcelain").split()
+    check(changed and all(c.startswith("exercises/") or c == "M" for c in changed),
+          f"template: after grading only the edited exercises show in git status ({changed})")
+    sel = os.path.join(tmp, "dist-sel")
+    package(build, "classroom", sel, "--exercises", "04")
+    wf = open(os.path.join(sel, "github-classroom", ".github", "workflows", "classroom.yml")).read()
+    check(wf.count("autograding-command-grader") == 1 and "--exercise 04 " in wf,
+          "EXERCISES=04: one graded step, exercise 04's")
+
+
+CANARY = "working-tree-canary-7f3e"
+
+
+def working_tree(build, tmp):
+    """Solves exercise 04 in a copy's exercises/ (with a canary line): no bundle and neither site
+    edition may carry it; the packaging names the difference."""
+    copy = os.path.join(tmp, "course")
+    files = subprocess.run(["git", "-C", ROOT, "ls-files", "-z"], capture_output=True,
+                           check=True).stdout.decode().split("\0")
+    for f in filter(None, files):
+        if os.path.isfile(os.path.join(ROOT, f)):
+            os.makedirs(os.path.dirname(os.path.join(copy, f)), exist_ok=True)
+            shutil.copy2(os.path.join(ROOT, f), os.path.join(copy, f))
+    d4, f4, p4 = solution("04")
+    solved = open(p4).read() + f"// {CANARY}\n"
+    open(os.path.join(copy, "exercises", d4, f4), "w").write(solved)
+    env_root = dict(os.environ, COURSE_ROOT=copy)
+    dist = os.path.join(tmp, "dist")
+
+    def leaks(path):
+        found = []
+        for dirpath, _, filenames in os.walk(path):
+            for f in filenames:
+                p = os.path.join(dirpath, f)
+                data = open(p, "rb").read()
+                if f.endswith(".zip"):
+                    with zipfile.ZipFile(p) as z:
+                        found += [f"{p}:{n}" for n in z.namelist() if CANARY.encode() in z.read(n)]
+                elif CANARY.encode() in data:
+                    found.append(p)
+        return found
+
+    for platform in ("gradescope", "prairielearn", "classroom"):
+        p = subprocess.run([sys.executable, os.path.join(copy, "platforms", "package.py"),
+                            platform, "--build", build, "--out", dist], capture_output=True,
+                           text=True, env=env_root)
+        check(p.returncode == 0 and f"exercises/{d4}/{f4} differs" in p.stderr,
+              f"{platform}: the solved exercises/ file is named ({p.stderr.strip()[:160]})")
+        check(not leaks(dist), f"{platform}: the solved file is in no bundle {leaks(dist)[:3]}")
+    # The site, both editions, from the copy (build-docs.sh runs BUILD's grader on COURSE_ROOT).
+    site_build = os.path.join(tmp, "site-build")
+    os.makedirs(site_build)
+    os.symlink(os.path.join(build, "bin"), os.path.join(site_build, "bin"))
+    for edition in ("student", "instructor"):
+        p = subprocess.run([os.path.join(copy, "scripts", "build-docs.sh"), edition, site_build],
+                           capture_output=True, text=True, env=env_root)
+        out = os.path.join(site_build, "docs" if edition == "student" else "docs-instructor")
+        check(p.returncode == 0 and os.path.isfile(os.path.join(out, "html", "exercises.html")),
+              f"site ({edition}): built ({p.stderr.strip()[-300:]})")
+        check(f"exercises/{d4}/{f4} differs" in p.stderr, f"site ({edition}): the difference is named")
+        html = open(os.path.join(out, "html", "exercises.html"), errors="replace").read()
+        check("TODO(ex04.1)" in html, f"site ({edition}): exercise 04's skeleton is shown")
+        check(not leaks(out), f"site ({edition}): the solved file is nowhere in it {leaks(out)[:3]}")
 
 
 def main():
@@ -255,8 +384,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix=f"platform-{which}-")
     os.chmod(tmp, 0o755)
     try:
-        {"gradescope": gradescope, "prairielearn": prairielearn,
-         "classroom": classroom}[which](os.path.abspath(build), tmp)
+        {"gradescope": gradescope, "prairielearn": prairielearn, "classroom": classroom,
+         "working-tree": working_tree}[which](os.path.abspath(build), tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"{which}: {'all checks passed' if not FAILS else str(len(FAILS)) + ' failed'}")
