@@ -190,8 +190,9 @@ platform-slurm: $(BUILD_DIR)/build.ninja
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade grade_worker >/dev/null
 	@platforms/slurm/single-node-test.sh $(BUILD_DIR)
 
-platform-fresh-root:
-	@platforms/fresh-root/test.sh
+platform-fresh-root: $(BUILD_DIR)/build.ninja
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade course-registry >/dev/null
+	@BUILD_DIR=$(BUILD_DIR) platforms/fresh-root/test.sh
 
 platform-container:
 	@platforms/container/test.sh

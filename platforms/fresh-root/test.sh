@@ -19,7 +19,7 @@ mmdebstrap --variant=apt --include=ca-certificates,python3,unzip bookworm "$R" \
   http://deb.debian.org/debian >"$W/mmdebstrap.log" 2>&1 || { tail -20 "$W/mmdebstrap.log"; exit 1; }
 echo "mmdebstrap: $(( $(date +%s) - t0 )) s"
 cp /etc/resolv.conf "$R/etc/resolv.conf"
-python3 "$ROOT/platforms/package.py" gradescope --out "$W/dist" >/dev/null
+python3 "$ROOT/platforms/package.py" gradescope --build "${BUILD_DIR:-$ROOT/build}" --out "$W/dist" >/dev/null
 mkdir -p "$R/autograder/source" "$R/autograder/submission" "$R/autograder/results"
 (cd "$R/autograder/source" && unzip -q "$W/dist/gradescope/autograder.zip")
 for d in "$ROOT"/solutions/*/; do cp "$d"*.cu "$d"*.cpp "$R/autograder/submission/" 2>/dev/null || true; done
@@ -35,7 +35,7 @@ t0=$(date +%s)
 inside bash /autograder/source/setup.sh >"$W/setup.log" 2>&1 || { tail -30 "$W/setup.log"; exit 1; }
 echo "setup.sh: $(( $(date +%s) - t0 )) s"
 t0=$(date +%s)
-inside /autograder/source/run_autograder >"$W/run_autograder.log" 2>&1 || true
+inside bash -c "cp /autograder/source/run_autograder /autograder/run_autograder && cd /autograder && ./run_autograder" >"$W/run_autograder.log" 2>&1 || true
 echo "run_autograder: $(( $(date +%s) - t0 )) s"
 python3 - "$R/autograder/results/results.json" <<'PY'
 import json, sys

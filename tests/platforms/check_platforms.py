@@ -341,7 +341,6 @@ def working_tree(build, tmp):
     solved = open(p4).read() + f"// {CANARY}\n"
     open(os.path.join(copy, "exercises", d4, f4), "w").write(solved)
     env_root = dict(os.environ, COURSE_ROOT=copy)
-    dist = os.path.join(tmp, "dist")
 
     def leaks(path):
         found = []
@@ -357,6 +356,7 @@ def working_tree(build, tmp):
         return found
 
     for platform in ("gradescope", "prairielearn", "classroom"):
+        dist = os.path.join(tmp, "dist-" + platform)
         p = subprocess.run([sys.executable, os.path.join(copy, "platforms", "package.py"),
                             platform, "--build", build, "--out", dist], capture_output=True,
                            text=True, env=env_root)
