@@ -113,10 +113,10 @@ sys.exit(0 if ok else 1)
 PY
 }
 
-sol=()
-for d in "$ROOT"/solutions/[0-9][0-9]-*/; do sol+=("$d"*.cu "$d"*.cpp); done
-sol=($(ls "${sol[@]}" 2>/dev/null))
-skel=($(ls "$W"/skeletons/*/*.cu "$W"/skeletons/*/*.cpp))
+shopt -s nullglob
+sol=("$ROOT"/solutions/[0-9][0-9]-*/*.cu "$ROOT"/solutions/[0-9][0-9]-*/*.cpp)
+skel=("$W"/skeletons/*/*.cu "$W"/skeletons/*/*.cpp)
+shopt -u nullglob
 broken=()
 mkdir -p "$W/broken"
 for f in "${sol[@]}"; do
