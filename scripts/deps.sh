@@ -129,7 +129,7 @@ for r in "${reqs[@]}"; do
     symbolizer)
       for n in llvm-symbolizer llvm-symbolizer-14 llvm-symbolizer-15; do have_cmd "$n" && continue 2; done ;;
     llvmdev)
-      major=$(clang++ --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1)
+      major=$(clang++ --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1) || true  # no clang yet: pipefail
       [ -n "$major" ] && [ -e "/usr/lib/llvm-$major/lib/cmake/llvm/LLVMConfig.cmake" ] && continue ;;
     asan)
       dir=$(clang++ -print-resource-dir 2>/dev/null || true)

@@ -51,4 +51,12 @@ grep -q "missing for the site's search: $fake/with-pip -m pip install pagefind_b
 out=$(DEPS_PYTHON="$fake/without-pip" DEPS_OS_RELEASE=tests/deps/ubuntu-24.04.os-release \
       scripts/deps.sh docs --dry-run 2>&1)
 grep -q 'apt-get install -y .*python3-pip' <<<"$out" || fail "docs without pip: python3-pip not named: $out"
+# A fresh machine without clang (a new autograder image): the packages are named; under pipefail a
+# missing clang++ once ended the script silently with status 127.
+t="$fake/no-clang"
+mkdir "$t"
+for c in sed head grep gcc id cat tr dirname readlink; do ln -s "$(command -v $c)" "$t/$c"; done
+out=$(PATH=$t /bin/bash scripts/deps.sh grade --dry-run 2>&1)
+rc=$?
+[ $rc -eq 1 ] && grep -q "apt-get install -y .*clang" <<<"$out" || fail "no clang: exit $rc: $out"
 echo "ok"
