@@ -94,9 +94,14 @@ def skeletons(build, tmp):
     return files
 
 
-def course_files(generated):
+# A student's repository (Classroom) has the whole course but these: the solutions, the tests
+# (their student corpus holds correct variants), the benchmarks, CI and the platform tooling.
+STUDENT_DROP = ("solutions/", "tests/", "bench/", "platforms/", ".ci/", ".github/")
+
+
+def course_files(generated, student_repo=False):
     """{relative path: bytes or None (read from ROOT)}: the tracked course files that grading
-    needs, exercises/ replaced by the generated skeletons."""
+    needs (student_repo: all but STUDENT_DROP), exercises/ replaced by the generated skeletons."""
     try:
         out = subprocess.run(["git", "-C", ROOT, "ls-files", "-z"], capture_output=True,
                              check=True).stdout.decode()
@@ -111,7 +116,8 @@ def course_files(generated):
     if os.path.isfile(os.path.join(ROOT, "grading-policy.toml")):
         files.append("grading-policy.toml")
     keep = {f: None for f in sorted(set(files))
-            if f.startswith(KEEP) and os.path.isfile(os.path.join(ROOT, f))}
+            if (not f.startswith(STUDENT_DROP) if student_repo else f.startswith(KEEP))
+            and not f.startswith("exercises/") and os.path.isfile(os.path.join(ROOT, f))}
     keep.update(generated)
     return dict(sorted(keep.items()))
 
@@ -147,7 +153,7 @@ def suffix(chosen, table):
     return "" if len(chosen) == len(table) else "-" + "-".join(e["id"] for e in chosen)
 
 
-def gradescope(out, chosen, table, files):
+def gradescope(out, chosen, table, files, generated):
     d = os.path.join(out, "gradescope")
     os.makedirs(d, exist_ok=True)
     zpath = os.path.join(d, f"autograder{suffix(chosen, table)}.zip")
@@ -179,7 +185,7 @@ def html(text):
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def prairielearn(out, chosen, table, files):
+def prairielearn(out, chosen, table, files, generated):
     """A PrairieLearn course: one externally graded question per exercise chosen, and the grader
     image's build context (the course, the Dockerfile at its top)."""
     d = os.path.join(out, "prairielearn")
@@ -279,15 +285,15 @@ files: `build/` is ignored.
     return "\n".join(lines[:1] + [section.rstrip("\n")] + lines[1:])
 
 
-def classroom(out, chosen, table, files):
+def classroom(out, chosen, table, files, generated):
     """A template repository for GitHub Classroom: the course without solutions, a .gitignore,
     a README section for students, and a workflow with one test per exercise chosen (its points
     when it has full marks), committed once."""
     d = os.path.join(out, "github-classroom")
     shutil.rmtree(d, ignore_errors=True)
-    repo_files = {k: v for k, v in files.items() if not k.startswith("platforms/")}
-    repo_files["README.md"] = student_readme(content("README.md", files["README.md"])
-                                             .decode("utf-8"), chosen).encode()
+    repo_files = course_files(generated, student_repo=True)
+    repo_files["README.md"] = student_readme(content("README.md", None).decode("utf-8"),
+                                             chosen).encode()
     repo_files[".gitignore"] = GITIGNORE.encode()
     write_tree(repo_files, d)
     steps, env, runners = [], [], []
@@ -374,10 +380,11 @@ def main():
     table = registry(build)
     chosen = select(table, a.exercises)
     with tempfile.TemporaryDirectory(prefix="package-") as tmp:
-        files = course_files(skeletons(build, tmp))
+        generated = skeletons(build, tmp)
+        files = course_files(generated)
         {"gradescope": gradescope, "prairielearn": prairielearn,
          "classroom": classroom}[a.platform](os.path.abspath(a.out or os.path.join(build, "dist")),
-                                             chosen, table, files)
+                                             chosen, table, files, generated)
     return 0
 
 

@@ -308,12 +308,14 @@ def classroom(build, tmp):
         rc_sol = subprocess.run(argv, cwd=repo, capture_output=True).returncode
         check(rc_skel == 1 and rc_sol == 0,
               f"workflow step {ex}: skeleton exit {rc_skel} (want 1), solution exit {rc_sol} (want 0)")
-    # What `make grade` writes (build/, its results) leaves the repository clean; a student's
-    # edit to an exercise is what git shows.
-    os.makedirs(os.path.join(repo, "build", "grade"), exist_ok=True)
+    # The template configures as `make grade` does (no tests/ or bench/ in it), and what grading
+    # writes (build/, its results) leaves the repository clean: a student's edit to an exercise
+    # is all git shows.
+    p = subprocess.run(["cmake", "-S", repo, "-B", os.path.join(repo, "build"), "-G", "Ninja"],
+                       capture_output=True, text=True)
+    check(p.returncode == 0, f"template: CMake configures it ({p.stderr.strip()[-300:]})")
     subprocess.run([grade, "--submission", "exercises", "--exercise", "02", "--mode", "cpu",
                     "--out", os.path.join(repo, "build", "grade")], cwd=repo, capture_output=True)
-    open(os.path.join(repo, "build", "build.ninja"), "w").write("# a build\n")
     changed = git(repo, "status", "--porcelain").split()
     check(changed and all(c.startswith("exercises/") or c == "M" for c in changed),
           f"template: after grading only the edited exercises show in git status ({changed})")
