@@ -54,14 +54,18 @@ job() { # NAME FILE WANT(python expression of score)
   cp -r "$q/tests" "$g/tests"
   cp "$2" "$g/student/$(basename "$file")"
   echo '{"params": {}, "correct_answers": {}, "submitted_answers": {}, "options": {}}' >"$g/data/data.json"
+  # Created first (vfs storage copies the whole image here: minutes on this machine, not part
+  # of grading), then started and timed against the question's timeout.
+  local cid
+  cid=$("${P[@]}" create --network none -v "$g:/grade" \
+    --ulimit "nofile=$(lim -n):$(lim -n)" --ulimit "nproc=$(lim -u):$(lim -u)" banks-grader "$entry")
   t0=$(date +%s)
-  timeout "$timeout" "${P[@]}" run --rm --network none -v "$g:/grade" \
-    --ulimit "nofile=$(lim -n):$(lim -n)" --ulimit "nproc=$(lim -u):$(lim -u)" \
-    banks-grader "$entry" >"$W/run-$1.log" 2>&1 || true
+  timeout "$timeout" "${P[@]}" start -a "$cid" >"$W/run-$1.log" 2>&1 || true
   local secs=$(($(date +%s) - t0))
-  python3 - "$g/results/results.json" "$1" "$secs" "$3" <<'PY' || fail=1
+  "${P[@]}" rm -f "$cid" >/dev/null 2>&1 || true
+  python3 - "$g/results/results.json" "$1" "$secs" "$3" "$timeout" <<'PY' || fail=1
 import json, sys
-path, name, secs, want = sys.argv[1:]
+path, name, secs, want = sys.argv[1:5]
 try:
     r = json.load(open(path))
 except (OSError, ValueError) as e:
@@ -70,7 +74,7 @@ except (OSError, ValueError) as e:
 ok = isinstance(r.get("gradable"), bool) and 0 <= r.get("score", -1) <= 1
 ok = ok and all({"name", "points", "max_points"} <= set(t) for t in r.get("tests", []))
 good = eval(want, {"score": r.get("score")})
-print(f"{name}: score {r.get('score')} in {secs} s (gradable {r.get('gradable')}, "
+print(f"{name}: score {r.get('score')} in {secs} s of the question's {sys.argv[5]} s (gradable {r.get('gradable')}, "
       f"{len(r.get('tests', []))} tests): {'ok' if ok and good else 'FAIL'} ({want})")
 sys.exit(0 if ok and good else 1)
 PY
