@@ -52,7 +52,7 @@ trap stop EXIT
 mkdir -p "$M"
 mungekey --create --keyfile="$M/munge.key"
 chown -R munge:munge "$M"
-chmod 0700 "$M" && chmod 0400 "$M/munge.key"
+chmod 0711 "$M" && chmod 0400 "$M/munge.key"  # munged: its socket folder must be searchable by all
 runuser -u munge -- /usr/sbin/munged --socket="$M/munge.socket" --key-file="$M/munge.key" \
   --pid-file="$M/munged.pid" --log-file="$M/munged.log" --seed-file="$M/munged.seed"
 for _ in $(seq 30); do [ -S "$M/munge.socket" ] && break; sleep 0.2; done
