@@ -3,7 +3,7 @@
 # prints (podman from Debian's archive; no registry: the debian:12 base is made with mmdebstrap
 # and imported, as make platform-container does), then one question graded through PrairieLearn's
 # external grader contract, as its grading host runs a job: a container of the image with the job
-# folder at /grade (tests/ from the question, student/ the submitted file, data/data.json,
+# folder at /grade (tests/ from the question, student/ the submitted file, /grade/data/data.json,
 # serverFilesCourse/), the question's entrypoint /grade/tests/run.sh, no network, and the result
 # read from /grade/results/results.json. A solved file must get 1, the unsolved skeleton less.
 # Root, network to the Debian archive, about 10 minutes on 2 cores; not part of `make test`.
