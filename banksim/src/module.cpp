@@ -220,18 +220,37 @@ void write_line_table(const fs::path& so, const std::string& symbolizer) {
   for (std::size_t c = 0; c < offsets.size(); ++c) {
     std::string block = answer[offsets[c]];
     if (all_line_zero(block)) {
-      for (std::uint64_t a : near[c]) {
-        const std::string& other = answer[a];
-        if (!other.empty() && !all_line_zero(other)) {
-          block = other + kBorrowedLine + "\n";  // read_frames: clang built this access itself
-          break;
-        }
+      // The nearest lined instruction before and the one after; borrowed only when they agree
+      // (or one side has none): an access clang merged from two statements (a store after an
+      // if/else) stays on line 0 rather than on whichever neighbour the layout put first.
+      std::string before;
+      std::string after;
+      for (std::size_t k = 0; k < near[c].size(); ++k) {
+        const std::string& other = answer[near[c][k]];
+        if (other.empty() || all_line_zero(other)) continue;
+        std::string& side = near[c][k] < offsets[c] + 1 ? before : after;
+        if (side.empty()) side = other;
+      }
+      const auto first_frame = [](const std::string& frames) {
+        return frames.substr(0, frames.find('\n'));
+      };
+      const auto file_line = [&](const std::string& frames) {
+        const std::string f = first_frame(frames);
+        const auto colon = f.rfind(':');
+        return colon == std::string::npos ? f : f.substr(0, colon);  // drop the column
+      };
+      if (!before.empty() && (after.empty() || file_line(before) == file_line(after))) {
+        block = before + kBorrowedLine + "\n";  // read_frames: clang built this access itself
+      } else if (before.empty() && !after.empty()) {
+        block = after + kBorrowedLine + "\n";
       }
     }
     head += fmt::format("{:x} ", offsets[c]);
     body += block + "\n";
   }
-  const fs::path tmp = so.string() + ".lines.tmp";
+  // Unique per writer (random, not the pid: sandboxes in other pid namespaces share the cache).
+  const fs::path tmp =
+      so.string() + ".lines." + fmt::format("{:08x}", std::random_device{}()) + ".tmp";
   std::ofstream(tmp, std::ios::binary) << head << "\n" << body;
   std::error_code ec;
   fs::rename(tmp, so.string() + ".lines", ec);
@@ -1029,6 +1048,7 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   key_text += plugin_text;
   key_text += "\x1fundefined-stubs-v2";  // modules built before the stubs were had none
   key_text += "\x1fgot-call-sites";      // line tables that missed calls through the GOT
+  key_text += "\x1fborrowed-lines-v2";   // line 0 accesses take a line only when both sides agree
   const fs::path cache =
       !options.cache_dir.empty()
           ? options.cache_dir
