@@ -207,6 +207,22 @@ def gradescope(build, tmp):
     check(gradescope_schema(r) and r.get("score") == 100 and total == 100 and names == {"04"},
           f"one-exercise zip: 100 of {total}, tests of {sorted(names)} only")
 
+    # 7. An instructor's grading policy in the course the zip carries (grading-policy.toml at its
+    #    root, where package.py puts it): speed worth 50 instead of 20. On Gradescope the grader
+    #    built by setup.sh has /autograder/source as its course root; COURSE_ROOT stands for that
+    #    here, where the grader is the checkout's build (whose sandbox binds its own sources, so
+    #    only the points table is checked: the scores are steps 1-6's).
+    with open(os.path.join(src4, "grading-policy.toml"), "w", encoding="utf-8") as f:
+        f.write("[exercises.04.weights]\nspeed = 50\n")
+    r = run_gradescope(src4, fake4, dict(env, AUTOGRADER_ROOT=fake4, COURSE_ROOT=src4))
+    total = sum(t["max_score"] for t in r.get("tests", []))
+    speed = [t["max_score"] for t in r.get("tests", []) if t["name"].endswith(": speed")]
+    source = r.get("extra_data", {}).get("policy", {}).get("source", "")
+    check(gradescope_schema(r) and total == 130 and speed == [50]
+          and source.endswith("source/grading-policy.toml"),
+          f"the bundle's grading-policy.toml sets the points: out of {total}, speed {speed}, "
+          f"from {source or 'no policy file'}")
+
 
 def prairielearn(build, tmp):
     dist = os.path.join(tmp, "dist")
