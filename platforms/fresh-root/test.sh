@@ -19,6 +19,10 @@ mmdebstrap --variant=apt --include=ca-certificates,python3,unzip bookworm "$R" \
   http://deb.debian.org/debian >"$W/mmdebstrap.log" 2>&1 || { tail -20 "$W/mmdebstrap.log"; exit 1; }
 echo "mmdebstrap: $(( $(date +%s) - t0 )) s"
 cp /etc/resolv.conf "$R/etc/resolv.conf"
+# The host's network settings, as an administrator's image has its site's: the certificate
+# authorities it trusts (a proxy may sign PyPI's certificate) and pip's configuration.
+cp /etc/ssl/certs/ca-certificates.crt "$R/etc/ssl/certs/ca-certificates.crt"
+[ -f /etc/pip.conf ] && cp /etc/pip.conf "$R/etc/pip.conf"
 python3 "$ROOT/platforms/package.py" gradescope --build "${BUILD_DIR:-$ROOT/build}" --out "$W/dist" >/dev/null
 mkdir -p "$R/autograder/source" "$R/autograder/submission" "$R/autograder/results"
 (cd "$R/autograder/source" && unzip -q "$W/dist/gradescope/autograder.zip")
