@@ -661,6 +661,10 @@ std::string kernel_symbol(const KernelRef& k) {
   return buf;
 }
 
+std::vector<std::string> nvcc_flags(const std::string& arch) {
+  return {"-O3", "-std=c++17", "-arch=sm_" + arch, "-lineinfo"};
+}
+
 const char* to_string(SpeedReference r) {
   switch (r) {
     case SpeedReference::kBaseline:

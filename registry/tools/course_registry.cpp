@@ -180,6 +180,9 @@ int export_json() {
           {"gpu", gpu}}},
     });
   }
+  out["nvcc"] = {{"default_arch", course::kDefaultGpuArch},
+                 {"flags", course::nvcc_flags()},
+                 {"flags_template", course::nvcc_flags("{arch}")}};
   std::printf("%s\n", out.dump(2).c_str());
   return 0;
 }

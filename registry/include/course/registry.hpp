@@ -250,4 +250,13 @@ std::vector<KernelRef> all_kernels();
 /// The C identifier the generated table uses for `k`: "k_" + a hash of file and kernel name.
 std::string kernel_symbol(const KernelRef& k);
 
+/// The compute capability the course builds for when no GPU says otherwise (the H200's).
+inline constexpr const char* kDefaultGpuArch = "90";
+
+/// The nvcc flags that define "what the GPU runs": the GPU grader and benchmarks compile every
+/// kernel with them, and CPU mode reads access widths from the SASS they give (so the two agree).
+/// `arch` is a compute capability without "sm_" ("90"). Everything that compiles CUDA code for
+/// a GPU, or for its SASS, takes its flags from here (scripts through `course-registry export`).
+std::vector<std::string> nvcc_flags(const std::string& arch = kDefaultGpuArch);
+
 }  // namespace course
