@@ -7,6 +7,7 @@
 // mirror the GPU gate: the reference's modelled ratio x (GPU threshold / GPU ratio measured).
 #include "course/registry.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <set>
@@ -548,6 +549,168 @@ ExerciseSpec ex08() {  // stretch: the solution makes 1.08x fewer wavefronts (on
   return e;
 }
 
+// Exercises 09 (reductions and scans) and 10 (histograms): the int workloads below, then the
+// two entries.
+
+/// Exercise 09's data: n ints in [0, 99] (the sums are never -1, the grader's poison pattern);
+/// out[i] = the exclusive sum of i's segment of 1024.
+Workload segmented_scan() {
+  constexpr long long kSegment = 1024;
+  Workload w;
+  w.buffers = {buffer("out", true, Elem::kI32, [](const Size& s) { return s.n; }),
+               buffer("in", false, Elem::kI32, [](const Size& s) { return s.n; })};
+  w.args = {buf(0), buf(1), scalar([](const Size& s) { return s.n; })};
+  w.launch = [](const Size& s) {
+    Launch l;
+    l.grid[0] = ceil_div(s.n, kSegment);
+    l.block[0] = kSegment / 2;
+    return l;
+  };
+  w.make_inputs = [](const Size& s, Buffers& b, std::mt19937_64& rng) {
+    std::uniform_int_distribution<std::int32_t> d(0, 99);
+    auto* in = as<std::int32_t>(b[1]);
+    for (long long i = 0; i < s.n; ++i) in[i] = d(rng);
+  };
+  w.reference = [](const Size& s, Buffers& b) {
+    const auto* in = as<std::int32_t>(b[1]);
+    auto* out = as<std::int32_t>(b[0]);
+    std::int32_t sum = 0;
+    for (long long i = 0; i < s.n; ++i) {
+      if (i % kSegment == 0) sum = 0;
+      out[i] = sum;
+      sum += in[i];
+    }
+  };
+  w.precondition = [](const Size& s) {
+    return s.n >= 1 && s.n < (1LL << 31) - kSegment ? "" : "n must be in 1 .. 2^31 - 1025";
+  };
+  w.work = [](const Size& s) { return 2.0 * d(s.n) * 4; };
+  return w;
+}
+
+/// Exercise 10's data: n skewed bytes packed four to a word (half of them 0, the others uniform
+/// in 0..255, like an image's background and its detail); block b's 256 bins count bytes
+/// [262144 b, 262144 (b + 1)).
+Workload byte_histogram() {
+  constexpr long long kBytesPerBlock = 262144;
+  constexpr long long kBins = 256;
+  Workload w;
+  const auto blocks = [](const Size& s) { return (s.n + kBytesPerBlock - 1) / kBytesPerBlock; };
+  w.buffers = {
+      buffer("partial", true, Elem::kI32, [=](const Size& s) { return kBins * blocks(s); }),
+      buffer("data", false, Elem::kI32, [](const Size& s) { return (s.n + 3) / 4; })};
+  w.buffers[0].row_length = [](const Size&) { return static_cast<std::size_t>(kBins); };
+  w.args = {buf(0), buf(1), scalar([](const Size& s) { return s.n; })};
+  w.launch = [=](const Size& s) {
+    Launch l;
+    l.grid[0] = static_cast<unsigned>(blocks(s));
+    l.block[0] = 512;
+    return l;
+  };
+  w.make_inputs = [](const Size& s, Buffers& b, std::mt19937_64& rng) {
+    // Every byte of the last word is drawn, those past n too: a kernel that counts them is wrong.
+    auto* bytes = b[1].data();
+    for (std::size_t i = 0; i < b[1].size(); i += 3) {
+      const std::uint64_t r = rng();  // 3 bytes per draw: a zero bit and 8 value bits each
+      for (std::size_t k = 0; k < 3 && i + k < b[1].size(); ++k) {
+        const std::uint64_t bits = r >> (9 * k);
+        bytes[i + k] = (bits & 1) != 0 ? 0 : static_cast<unsigned char>(bits >> 1);
+      }
+    }
+    (void)s;
+  };
+  w.reference = [=](const Size& s, Buffers& b) {
+    const unsigned char* bytes = b[1].data();
+    auto* partial = as<std::int32_t>(b[0]);
+    std::fill(partial, partial + kBins * blocks(s), 0);
+    for (long long i = 0; i < s.n; ++i) ++partial[(i / kBytesPerBlock) * kBins + bytes[i]];
+  };
+  w.precondition = [](const Size& s) {
+    return s.n >= 1 && s.n <= (1LL << 30) ? "" : "n must be in 1 .. 2^30";
+  };
+  w.work = [=](const Size& s) { return d(s.n) + 4.0 * d(kBins * blocks(s)); };
+  return w;
+}
+
+ExerciseSpec ex09() {  // the solution makes 3.3x fewer wavefronts than the Blelloch baseline
+  ExerciseSpec e;
+  e.id = "09";
+  e.summary = "a conflict-free block-wide exclusive scan";
+  e.slug = "09-reductions-scans";
+  e.title = "Reductions and scans: a conflict-free block-wide exclusive scan";
+  e.file = "scan_blocks.cu";
+  e.kernel = "scan_blocks";
+  e.baseline = {"lessons/09-reductions-scans/scan_blelloch.cu", "scan_blocks_blelloch"};
+  e.workload = segmented_scan();
+  e.sizes = {n_size(4500), n_size(1000), n_size(1025), n_size(7)};
+  e.random_size = random_n(1, 6000);
+  e.random_sizes = 2;
+  e.gpu_timing_size = n_size((1 << 24) + 123);
+  e.bench_size = e.gpu_timing_size;
+  // A scan by warp shuffles keeps only the warps' totals in shared memory (a few requests per
+  // block against the tree's hundreds) and is an honest fix: the anti-bypass floor is low, and
+  // a kernel with no shared access at all still fails it.
+  e.thresholds.min_shared_fraction = 0.005;
+  e.thresholds.cpu_min_cost_ratio = 1.5;  // PROVISIONAL: set from the H200 run
+  e.thresholds.reference = SpeedReference::kBaseline;
+  e.thresholds.gpu = {{"NVIDIA H200", 1.3, "PROVISIONAL"}};
+  e.conflict_hint =
+      "at distance d the tree's lanes touch words 2d apart, min(2d, 32) to a bank: move element "
+      "i so that every run of 32 words starts one bank further on (slot(i)), or scan within "
+      "warps by shuffles";
+  e.hints = {
+      "Write down which words the 32 lanes of one warp touch at distance d = 1, 2, 4, ... of the "
+      "up-sweep, and in which banks they lie.",
+      "At distance d lane t touches word 2d(t + 1) - 1 (and 2d(t + 1) - 1 - d): a stride of 2d "
+      "words, so min(2d, 32) lanes share a bank (gcd rule, lesson 03). Past d = 16 the active "
+      "lanes are fewer but still all in one bank.",
+      "Leave the tree alone and change where element i is stored: skip one word after every 32 "
+      "(the shared array grows by kSegment / 32 words), so that words 32 apart no longer share "
+      "a bank. Check d = 1, 4 and 16 by hand. A scan by warp shuffles is the other way out.",
+  };
+  return e;
+}
+
+ExerciseSpec ex10() {  // the solution makes 1.2x fewer wavefronts on skewed data
+  ExerciseSpec e;
+  e.id = "10";
+  e.summary = "a 256-bin histogram of skewed bytes";
+  e.slug = "10-histograms";
+  e.title = "Histograms: per-lane counters for skewed bytes";
+  e.file = "histogram256.cu";
+  e.kernel = "histogram256";
+  e.baseline = {"lessons/10-histograms/histogram_shared.cu", "histogram_one_table"};
+  e.workload = byte_histogram();
+  e.sizes = {n_size(3 * 262144 + 4099), n_size(70001), n_size(262146), n_size(6)};
+  e.random_size = random_n(1, 600000);
+  e.random_sizes = 2;
+  e.gpu_timing_size = n_size((1 << 27) + 3);
+  e.bench_size = e.gpu_timing_size;
+  e.variants = {{"histogram_per_warp (lesson 10)",
+                 {"lessons/10-histograms/histogram_shared.cu", "histogram_per_warp"},
+                 nullptr,
+                 false}};
+  e.thresholds.cpu_min_cost_ratio = 1.1;  // PROVISIONAL: set from the H200 run
+  e.thresholds.reference = SpeedReference::kBaseline;
+  e.thresholds.gpu = {{"NVIDIA H200", 1.3, "PROVISIONAL"}};
+  e.conflict_hint =
+      "lanes whose bytes differ by a multiple of 32 update different words of one bank: give "
+      "every lane counters of its own, laid out so that lane l's counters all lie in bank l";
+  e.hints = {
+      "An atomicAdd on shared memory is a warp request like a store. Which bank does the update "
+      "of value v touch, and what decides it: the lane or the data?",
+      "hist[v] is word v, bank v mod 32: two lanes with values 32 apart meet in one bank (a "
+      "conflict the counters show), two lanes with the same value meet in one word (one "
+      "wavefront, but the atomic unit serialises them: time the counters do not show). Both "
+      "depend on the data, which you do not choose.",
+      "Give each lane of a warp its own copy of the 256 counters (256 x 32 words, shared by the "
+      "warps of the block) and interleave the copies so that counter (v, lane) lies in bank "
+      "lane. Then the merge: the 32 copies of one bin must be summed without 32 lanes reading "
+      "one bank (work out the bank of each lane's read before you write it).",
+  };
+  return e;
+}
+
 /// Lessons 02 and 03: shared-memory throughput (every lane reads 4-byte words in a loop).
 /// Size: n = the stride, m = blocks, k = iterations.
 Workload smem_read_loop(bool column) {
@@ -616,7 +779,8 @@ std::size_t elem_bytes(Elem e) {
 
 const std::vector<ExerciseSpec>& exercises() {
   static const std::vector<ExerciseSpec> table = {ex01(), ex02(), ex03(), ex04(),
-                                                  ex05(), ex06(), ex07(), ex08()};
+                                                  ex05(), ex06(), ex07(), ex08(),
+                                                  ex09(), ex10()};
   return table;
 }
 

@@ -1,0 +1,57 @@
+// Lesson 10 - shared-memory histograms: the one-table baseline of exercise 10 and a per-warp
+// variant. `data` holds n bytes, four to a word (byte k of word w is byte 4w + k; bytes past n
+// in the last word are not data). Block b counts bytes [262144 b, 262144 (b + 1)) into its own
+// 256 bins: partial[256 b + v] = how many of them equal v (a later pass adds the blocks' rows).
+//   build/bin/banksim profile lessons/10-histograms/histogram_shared.cu
+//       --kernel histogram_one_table --grid 2 --block 512 --arg 512 --arg 70000 --arg 280000
+constexpr int kBins = 256;
+constexpr int kThreads = 512;
+constexpr int kWarps = kThreads / 32;
+constexpr int kBytesPerBlock = 262144;
+
+//! [histogram_one_table]
+__global__ void histogram_one_table(unsigned* partial, const unsigned* data, int n) {
+  __shared__ unsigned hist[kBins];  // bin v: word v, bank v mod 32
+  for (int v = threadIdx.x; v < kBins; v += kThreads) hist[v] = 0;
+  __syncthreads();
+  const int first = blockIdx.x * kBytesPerBlock;
+  const int bytes = min(kBytesPerBlock, n - first);
+  const unsigned* words = data + first / 4;
+  for (int w = threadIdx.x; 4 * w < bytes; w += kThreads) {
+    const unsigned word = words[w];
+    const int valid = min(4, bytes - 4 * w);  // the last word may hold fewer bytes
+    for (int k = 0; k < valid; ++k) {
+      // lanes with one value hit one word (served as one, then serialised by the atomic unit);
+      // lanes with values 32 apart hit one bank in different words: a bank conflict
+      atomicAdd(&hist[(word >> (8 * k)) & 0xFF], 1u);
+    }
+  }
+  __syncthreads();
+  for (int v = threadIdx.x; v < kBins; v += kThreads) partial[blockIdx.x * kBins + v] = hist[v];
+}
+//! [histogram_one_table]
+
+//! [histogram_per_warp]
+// One table per warp: warps no longer update each other's counters, but the 32 lanes of a warp
+// still meet in their own table exactly as in histogram_one_table.
+__global__ void histogram_per_warp(unsigned* partial, const unsigned* data, int n) {
+  __shared__ unsigned hist[kWarps][kBins];  // warp w, bin v: word 256 w + v, bank v mod 32
+  for (int i = threadIdx.x; i < kWarps * kBins; i += kThreads) hist[i / kBins][i % kBins] = 0;
+  __syncthreads();
+  const int warp = threadIdx.x / 32;
+  const int first = blockIdx.x * kBytesPerBlock;
+  const int bytes = min(kBytesPerBlock, n - first);
+  const unsigned* words = data + first / 4;
+  for (int w = threadIdx.x; 4 * w < bytes; w += kThreads) {
+    const unsigned word = words[w];
+    const int valid = min(4, bytes - 4 * w);
+    for (int k = 0; k < valid; ++k) atomicAdd(&hist[warp][(word >> (8 * k)) & 0xFF], 1u);
+  }
+  __syncthreads();
+  for (int v = threadIdx.x; v < kBins; v += kThreads) {
+    unsigned sum = 0;
+    for (int x = 0; x < kWarps; ++x) sum += hist[x][v];  // lane v: bank v mod 32, conflict-free
+    partial[blockIdx.x * kBins + v] = sum;
+  }
+}
+//! [histogram_per_warp]
