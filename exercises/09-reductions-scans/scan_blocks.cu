@@ -15,7 +15,10 @@ constexpr int kBanks = 32;
 
 // TODO(ex09.1): the shared words the scan needs, and where element i lives (~2 lines)
 constexpr int kTempWords = kSegment;
-__device__ __forceinline__ int slot(int i) { course_todo("TODO(ex09.1)"); return i; }
+__device__ __forceinline__ int slot(int i) {
+  course_todo("TODO(ex09.1)");
+  return i;
+}
 
 __global__ void scan_blocks(int* out, const int* in, int n) {
   static_assert(kSegment % kBanks == 0, "segments of whole rows of banks");

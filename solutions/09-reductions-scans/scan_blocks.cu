@@ -17,7 +17,10 @@ constexpr int kBanks = 32;
 constexpr int kTempWords = kSegment + kSegment / kBanks;  // one pad word after every 32
 __device__ __forceinline__ int slot(int i) { return i + i / kBanks; }
 // SKELETON: constexpr int kTempWords = kSegment;
-// SKELETON: __device__ __forceinline__ int slot(int i) { course_todo("TODO(ex09.1)"); return i; }
+// SKELETON: __device__ __forceinline__ int slot(int i) {
+// SKELETON:   course_todo("TODO(ex09.1)");
+// SKELETON:   return i;
+// SKELETON: }
 // END SOLUTION
 
 __global__ void scan_blocks(int* out, const int* in, int n) {
