@@ -642,7 +642,7 @@ ExerciseSpec ex09() {  // the solution makes 3.3x fewer wavefronts than the Blel
   e.kernel = "scan_blocks";
   e.baseline = {"lessons/09-reductions-scans/scan_blelloch.cu", "scan_blocks_blelloch"};
   e.workload = segmented_scan();
-  e.sizes = {n_size(4500), n_size(1000), n_size(1025), n_size(7)};
+  e.sizes = {n_size(4500), n_size(1000), n_size(7)};
   e.random_size = random_n(1, 6000);
   e.random_sizes = 2;
   e.gpu_timing_size = n_size((1 << 24) + 123);
@@ -681,7 +681,7 @@ ExerciseSpec ex10() {  // the solution makes 1.2x fewer wavefronts on skewed dat
   e.kernel = "histogram256";
   e.baseline = {"lessons/10-histograms/histogram_shared.cu", "histogram_one_table"};
   e.workload = byte_histogram();
-  e.sizes = {n_size(3 * 262144 + 4099), n_size(70001), n_size(262146), n_size(6)};
+  e.sizes = {n_size(3 * 262144 + 4099), n_size(70001), n_size(6)};
   e.random_size = random_n(1, 600000);
   e.random_sizes = 2;
   e.gpu_timing_size = n_size((1 << 27) + 3);

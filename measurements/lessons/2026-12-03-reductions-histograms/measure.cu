@@ -1,12 +1,15 @@
-// measure.cu - times and profiles the kernels of lessons 09 and 10 on a GPU (no grader needed):
-// the scan's baseline and solution at exercise 09's GPU timing size, the histogram kernels on
-// three kinds of bytes at exercise 10's, each the way the grader times (gpu/harness.cuh: median
-// of 15, L2 flushed, fresh inputs). `profile` launches each kernel once at a small size, for ncu.
-// Built and run by run.sh beside it:
-//   nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -I. -Igpu -Igpu/include -Iregistry/include
-//       measure.cu registry/src/registry.cpp -o measure && ./measure time|profile
+// measure.cu - checks, times and profiles the kernels of exercises 09 and 10 on a GPU without the
+// grader: baseline, solution and every corpus variant (tests/students/09|10, via corpus.inc from
+// gen-corpus.sh). `time EX [NAME...]`: each kernel checked against the CPU reference at the
+// exercise's sizes, then timed at its GPU timing size as the grader times (gpu/harness.cuh:
+// median of 15, L2 flushed, fresh inputs) against the baseline; `bytes`: the histogram kernels
+// on three kinds of bytes; `profile`: every kernel launched once at sizes[0], for ncu.
+// Built and run by run.sh beside it (from the repository root):
+//   gen-corpus.sh > corpus.inc; nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -I. -I$HERE -Igpu
+//       -Igpu/include -Iregistry/include $HERE/measure.cu registry/src/registry.cpp -o measure
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -29,6 +32,13 @@ namespace hist_base {
 namespace hist_sol {
 #include "solutions/10-histograms/histogram256.cu"
 }
+
+struct CorpusEntry {
+  const char* exercise;
+  const char* name;
+  const void* kernel;
+};
+#include "corpus.inc"
 
 namespace course::gpu {  // no generated kernel table here: the kernels are named directly
 const KernelEntry kKernelTable[1] = {{"", "", nullptr}};
@@ -55,54 +65,124 @@ double time_ms(const void* kernel, const Job& job) {
   return ms;
 }
 
+/// Kernels that may stop the GPU (an access past the end of shared memory): run last, and in
+/// `time` mode only when named.
+bool risky(const std::string& name) {
+  return name == "array_not_grown";
+}
+
+/// The kernels of one exercise: baseline, solution, then the corpus (NAME filters it).
+std::vector<std::pair<std::string, const void*>> kernels_of(const std::string& ex) {
+  std::vector<std::pair<std::string, const void*>> out;
+  if (ex == "09") {
+    out = {{"BASELINE", (const void*)scan_base::scan_blocks_blelloch},
+           {"REFERENCE", (const void*)scan_sol::scan_blocks}};
+  } else {
+    out = {{"BASELINE", (const void*)hist_base::histogram_one_table},
+           {"REFERENCE", (const void*)hist_sol::histogram256},
+           {"per_warp_lesson", (const void*)hist_base::histogram_per_warp}};
+  }
+  for (const CorpusEntry& c : kCorpus) {
+    if (ex == c.exercise) out.push_back({c.name, c.kernel});
+  }
+  // A shared-memory overrun can stop the GPU for the rest of the process: last.
+  std::stable_partition(out.begin(), out.end(), [](const auto& k) { return !risky(k.first); });
+  return out;
+}
+
+/// "ok" or what is wrong, at every correctness size of `e` and at its timing size against the
+/// baseline's output there.
+std::string check(const course::ExerciseSpec& e, const void* k, const Job& big_base_out) {
+  std::string error;
+  for (const course::Size& s : e.sizes) {
+    Job j = make_job(e.workload, s, e.workload.launch(s), 7);
+    Job want = j;
+    e.workload.reference(s, want.buffers);
+    if (!run_once(k, j, &error)) return s.label + ": " + error;
+    const std::string msg = compare_outputs(e.workload, j, want);
+    if (!msg.empty()) return s.label + ": " + msg;
+  }
+  Job big = make_job(e.workload, e.gpu_timing_size, e.workload.launch(e.gpu_timing_size), 11);
+  if (!run_once(k, big, &error)) return e.gpu_timing_size.label + ": " + error;
+  const std::string msg = compare_outputs(e.workload, big, big_base_out);
+  return msg.empty() ? "ok" : e.gpu_timing_size.label + " vs the baseline: " + msg;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool profile = argc > 1 && std::strcmp(argv[1], "profile") == 0;
-  const course::ExerciseSpec& e09 = *course::find_exercise("09");
-  const course::ExerciseSpec& e10 = *course::find_exercise("10");
-  const course::Size s09 = profile ? e09.sizes[0] : e09.gpu_timing_size;
-  const course::Size s10 = profile ? e10.sizes[0] : e10.gpu_timing_size;
-  Job j09 = make_job(e09.workload, s09, e09.workload.launch(s09), 11);
+  const std::string mode = argc > 1 ? argv[1] : "time";
   std::string error;
-  if (profile) {
-    // reductions: 2^20 floats, blocks of 256 (the lesson's kernels)
-    Job red;
-    red.grid = dim3(4096);
-    red.block = dim3(256);
-    red.buffers = {std::vector<unsigned char>(4096 * 4), std::vector<unsigned char>((1 << 20) * 4)};
-    red.args = {JobArg{0, 0}, JobArg{1, 0}, JobArg{-1, 1 << 20}};
-    for (const void* k : {(const void*)reduce::reduce_interleaved, (const void*)reduce::reduce_sequential}) {
-      if (!run_once(k, red, &error)) std::printf("FAILED reduce: %s\n", error.c_str());
+  if (mode == "profile") {
+    // `profile main`: the lessons' reductions, the baselines, the solutions and lesson 10's
+    // per-warp tables; `profile corpus`: the corpus variants.
+    const bool corpus = argc > 2 && std::strcmp(argv[2], "corpus") == 0;
+    if (!corpus) {  // reductions: 2^20 floats, blocks of 256 (the lesson's kernels)
+      Job red;
+      red.grid = dim3(4096);
+      red.block = dim3(256);
+      red.buffers = {std::vector<unsigned char>(4096 * 4),
+                     std::vector<unsigned char>((1 << 20) * 4)};
+      red.args = {JobArg{0, 0}, JobArg{1, 0}, JobArg{-1, 1 << 20}};
+      for (const void* k :
+           {(const void*)reduce::reduce_interleaved, (const void*)reduce::reduce_sequential}) {
+        if (!run_once(k, red, &error)) std::printf("FAILED reduce: %s\n", error.c_str());
+      }
     }
-    for (const void* k : {(const void*)scan_base::scan_blocks_blelloch, (const void*)scan_sol::scan_blocks}) {
-      Job j = j09;
-      if (!run_once(k, j, &error)) std::printf("FAILED scan: %s\n", error.c_str());
-    }
-    Job j10 = make_job(e10.workload, s10, e10.workload.launch(s10), 11);
-    for (const void* k : {(const void*)hist_base::histogram_one_table,
-                          (const void*)hist_base::histogram_per_warp, (const void*)hist_sol::histogram256}) {
-      Job j = j10;
-      if (!run_once(k, j, &error)) std::printf("FAILED histogram: %s\n", error.c_str());
+    for (const char* ex : {"09", "10"}) {
+      const course::ExerciseSpec& e = *course::find_exercise(ex);
+      const course::Size s = e.sizes[0];
+      for (const auto& [name, k] : kernels_of(ex)) {
+        const bool main_kernel =
+            name == "BASELINE" || name == "REFERENCE" || name == "per_warp_lesson";
+        if (main_kernel == corpus) continue;
+        Job j = make_job(e.workload, s, e.workload.launch(s), 11);
+        std::printf("profile %s %s\n", ex, name.c_str());
+        std::fflush(stdout);
+        if (!run_once(k, j, &error)) {
+          std::printf("FAILED %s %s: %s\n", ex, name.c_str(), error.c_str());
+        }
+      }
     }
     return 0;
   }
   cudaDeviceProp prop;
   cudaGetDeviceProperties(&prop, 0);
-  std::printf("# %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-  const double b09 = time_ms((const void*)scan_base::scan_blocks_blelloch, j09);
-  const double x09 = time_ms((const void*)scan_sol::scan_blocks, j09);
-  std::printf("scan %s: baseline %.4f ms, solution %.4f ms, %.3fx\n", s09.label.c_str(), b09, x09,
-              b09 / x09);
-  for (const char* kind : {"skewed", "uniform", "zero"}) {
-    Job j = make_job(e10.workload, s10, e10.workload.launch(s10), 11);
-    set_bytes(j, kind);
-    const double one = time_ms((const void*)hist_base::histogram_one_table, j);
-    const double warp = time_ms((const void*)hist_base::histogram_per_warp, j);
-    const double sol = time_ms((const void*)hist_sol::histogram256, j);
-    std::printf("histogram %s %-7s: one table %.4f ms, per warp %.4f ms, per lane %.4f ms "
-                "(%.3fx, %.3fx)\n",
-                s10.label.c_str(), kind, one, warp, sol, one / sol, one / warp);
+  if (mode == "bytes") {
+    const course::ExerciseSpec& e = *course::find_exercise("10");
+    const course::Size s = e.gpu_timing_size;
+    std::printf("# %s, %d SMs: exercise 10's kernels on three kinds of bytes\n", prop.name,
+                prop.multiProcessorCount);
+    for (const char* kind : {"skewed", "uniform", "zero"}) {
+      Job j = make_job(e.workload, s, e.workload.launch(s), 11);
+      set_bytes(j, kind);
+      const double one = time_ms((const void*)hist_base::histogram_one_table, j);
+      const double warp = time_ms((const void*)hist_base::histogram_per_warp, j);
+      const double sol = time_ms((const void*)hist_sol::histogram256, j);
+      std::printf("bytes %s %-7s one table %.4f ms, per warp %.4f ms, per lane %.4f ms\n",
+                  s.label.c_str(), kind, one, warp, sol);
+    }
+    return 0;
+  }
+  const std::string ex = argc > 2 ? argv[2] : "09";
+  const course::ExerciseSpec& e = *course::find_exercise(ex);
+  const course::Size s = e.gpu_timing_size;
+  const Job job = make_job(e.workload, s, e.workload.launch(s), 11);
+  Job base_out = job;
+  const void* base = kernels_of(ex)[0].second;
+  if (!run_once(base, base_out, &error)) std::printf("FAILED baseline: %s\n", error.c_str());
+  const double base_ms = time_ms(base, job);
+  for (const auto& [name, k] : kernels_of(ex)) {
+    bool wanted = argc <= 3 && !risky(name);
+    for (int i = 3; i < argc; ++i) wanted = wanted || name == argv[i];
+    if (!wanted) continue;
+    const std::string verdict = check(e, k, base_out);
+    const double ms = verdict.rfind("ok", 0) == 0 || verdict.find("vs the baseline") != std::string::npos
+                          ? time_ms(k, job)
+                          : -1.0;
+    std::printf("time %s %-28s %s %9.4f ms  %6.3fx  %s\n", ex.c_str(), name.c_str(),
+                s.label.c_str(), ms, ms > 0 ? base_ms / ms : 0.0, verdict.substr(0, 150).c_str());
+    std::fflush(stdout);
   }
   return 0;
 }
