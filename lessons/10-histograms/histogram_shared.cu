@@ -36,7 +36,9 @@ __global__ void histogram_one_table(unsigned* partial, const unsigned* data, int
 // still meet in their own table exactly as in histogram_one_table.
 __global__ void histogram_per_warp(unsigned* partial, const unsigned* data, int n) {
   __shared__ unsigned hist[kWarps][kBins];  // warp w, bin v: word 256 w + v, bank v mod 32
-  for (int i = threadIdx.x; i < kWarps * kBins; i += kThreads) hist[i / kBins][i % kBins] = 0;
+  for (int v = threadIdx.x; v < kBins; v += kThreads) {
+    for (int x = 0; x < kWarps; ++x) hist[x][v] = 0;  // lane v: bank v mod 32
+  }
   __syncthreads();
   const int warp = threadIdx.x / 32;
   const int first = blockIdx.x * kBytesPerBlock;
@@ -49,9 +51,9 @@ __global__ void histogram_per_warp(unsigned* partial, const unsigned* data, int 
   }
   __syncthreads();
   for (int v = threadIdx.x; v < kBins; v += kThreads) {
-    unsigned sum = 0;
-    for (int x = 0; x < kWarps; ++x) sum += hist[x][v];  // lane v: bank v mod 32, conflict-free
-    partial[blockIdx.x * kBins + v] = sum;
+    unsigned total = 0;
+    for (int x = 0; x < kWarps; ++x) total += hist[x][v];  // lane v: bank v mod 32
+    partial[blockIdx.x * kBins + v] = total;
   }
 }
 //! [histogram_per_warp]

@@ -45,8 +45,10 @@ __global__ void histogram256(unsigned* partial, const unsigned* data, int n) {
   // BEGIN SOLUTION ex10.3: write the block's 256 bins to partial (~5 lines)
   for (int v = threadIdx.x; v < kBins; v += kThreads) {
     unsigned sum = 0;
-    // lane v reads counter (v, (l + v) mod 32): bank (l + v) mod 32, a different one per lane
-    for (int l = 0; l < kWarp; ++l) sum += hist[v][(l + v) % kWarp];
+    // lane v reads counter (v, k mod 32) for k = v .. v + 31: bank k mod 32, one per lane
+    for (int k = v; k < v + kWarp; ++k) {
+      sum += hist[v][k % kWarp];
+    }
     partial[blockIdx.x * kBins + v] = sum;
   }
   // SKELETON: for (int v = threadIdx.x; v < kBins; v += kThreads) {

@@ -35,7 +35,7 @@ __global__ void histogram256(unsigned* partial, const unsigned* data, int n) {
   __syncthreads();
   for (int v = threadIdx.x; v < kBins; v += kThreads) {
     unsigned sum = 0;
-    for (int l = 0; l < kWarp; ++l) sum += hist[v][l];
+    for (int k = v; k < v + kWarp; ++k) sum += hist[v][k - v];
     partial[blockIdx.x * kBins + v] = sum;
   }
 }
