@@ -139,10 +139,11 @@ TEST_CASE("registry: nvcc_widths_expected marks exactly the solutions with acces
     const course::Size& s = e.sizes[0];
     const auto r = run_under_banksim(e.solution(), e.workload, e.workload.launch(s), s,
                                      banksim::Widths::kClang);
-    CHECK(r.mergeable == e.nvcc_widths_expected);
-    // The baseline the grader runs beside it gets the same flag.
+    // The baseline the grader runs beside it gets the same flag, so the flag is right when
+    // either has such accesses (exercise 09: nvcc merges the baseline's first tree level into
+    // one LDS.64; the solution's padded slots keep the two words apart).
     const auto b =
         run_under_banksim(e.baseline, e.workload, e.workload.launch(s), s, banksim::Widths::kClang);
-    CHECK(b.mergeable == e.nvcc_widths_expected);
+    CHECK((r.mergeable || b.mergeable) == e.nvcc_widths_expected);
   }
 }

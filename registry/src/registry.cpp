@@ -642,6 +642,7 @@ ExerciseSpec ex09() {  // the solution makes 3.3x fewer wavefronts than the Blel
   e.kernel = "scan_blocks";
   e.baseline = {"lessons/09-reductions-scans/scan_blelloch.cu", "scan_blocks_blelloch"};
   e.workload = segmented_scan();
+  e.nvcc_widths_expected = true;  // the unrolled tree's first level: two words in one LDS.64
   e.sizes = {n_size(4500), n_size(1000), n_size(7)};
   e.random_size = random_n(1, 6000);
   e.random_sizes = 2;
