@@ -4,6 +4,8 @@
 // 256 bins: partial[256 b + v] = how many of them equal v (a later pass adds the blocks' rows).
 //   build/bin/banksim profile lessons/10-histograms/histogram_shared.cu
 //       --kernel histogram_one_table --grid 2 --block 512 --arg 512 --arg 70000 --arg 280000
+//   build/bin/banksim profile lessons/10-histograms/histogram_shared.cu
+//       --kernel bin_updates --block 32 --arg 32 --arg 32 --arg 4
 constexpr int kBins = 256;
 constexpr int kThreads = 512;
 constexpr int kWarps = kThreads / 32;
@@ -57,3 +59,18 @@ __global__ void histogram_per_warp(unsigned* partial, const unsigned* data, int 
   }
 }
 //! [histogram_per_warp]
+
+//! [bin_updates]
+// Lane t adds 1 to bin (t * stride) mod 256, `rounds` times: stride 0 puts the warp on one word,
+// stride 1 on 32 words in 32 banks, stride 8 on 32 words in 4 banks (8-way), stride 32 on 8 words
+// of bank 0 with 4 lanes each (8-way).
+__global__ void bin_updates(unsigned* out, int stride, int rounds) {
+  __shared__ unsigned hist[kBins];
+  for (int v = threadIdx.x; v < kBins; v += blockDim.x) hist[v] = 0;
+  __syncthreads();
+  const unsigned bin = (threadIdx.x % 32) * stride % kBins;
+  for (int r = 0; r < rounds; ++r) atomicAdd(&hist[bin], 1u);  // word bin, bank bin mod 32
+  __syncthreads();
+  if (threadIdx.x < 32) out[blockIdx.x * 32 + threadIdx.x] = hist[bin];
+}
+//! [bin_updates]

@@ -65,6 +65,16 @@ double time_ms(const void* kernel, const Job& job) {
   return ms;
 }
 
+/// A launch of lesson 10's bin_updates: `blocks` x `threads`, lane t on bin t * stride mod 256.
+Job bins_job(unsigned blocks, unsigned threads, int stride, int rounds) {
+  Job j;
+  j.grid = dim3(blocks);
+  j.block = dim3(threads);
+  j.buffers = {std::vector<unsigned char>(blocks * 32 * 4)};
+  j.args = {JobArg{0, 0}, JobArg{-1, stride}, JobArg{-1, rounds}};
+  return j;
+}
+
 /// Kernels that may stop the GPU (an access past the end of shared memory): run last, and in
 /// `time` mode only when named.
 bool risky(const std::string& name) {
@@ -125,8 +135,17 @@ int main(int argc, char** argv) {
                      std::vector<unsigned char>((1 << 20) * 4)};
       red.args = {JobArg{0, 0}, JobArg{1, 0}, JobArg{-1, 1 << 20}};
       for (const void* k :
-           {(const void*)reduce::reduce_interleaved, (const void*)reduce::reduce_sequential}) {
+           {(const void*)reduce::reduce_interleaved, (const void*)reduce::reduce_sequential,
+            (const void*)reduce::reduce_interleaved_padded}) {
         if (!run_once(k, red, &error)) std::printf("FAILED reduce: %s\n", error.c_str());
+      }
+      for (int stride : {0, 1, 8, 32}) {  // one warp, 4 rounds
+        Job j = bins_job(1, 32, stride, 4);
+        std::printf("profile bin_updates stride=%d\n", stride);
+        std::fflush(stdout);
+        if (!run_once((const void*)hist_base::bin_updates, j, &error)) {
+          std::printf("FAILED bin_updates: %s\n", error.c_str());
+        }
       }
     }
     for (const char* ex : {"09", "10"}) {
@@ -161,6 +180,15 @@ int main(int argc, char** argv) {
       const double sol = time_ms((const void*)hist_sol::histogram256, j);
       std::printf("bytes %s %-7s one table %.4f ms, per warp %.4f ms, per lane %.4f ms\n",
                   s.label.c_str(), kind, one, warp, sol);
+    }
+    // One warp instruction of 32 atomics, four ways: one word, 32 banks, 8 words per bank.
+    const int rounds = 1024;
+    const unsigned blocks = 4 * prop.multiProcessorCount;
+    for (int stride : {0, 1, 2, 8, 32}) {
+      const Job j = bins_job(blocks, 512, stride, rounds);
+      const double ms = time_ms((const void*)hist_base::bin_updates, j);
+      std::printf("bins stride %2d: %.4f ms, %.3f ns per warp atomic per SM\n", stride, ms,
+                  ms * 1e6 / (static_cast<double>(blocks) * 16 * rounds / prop.multiProcessorCount));
     }
     return 0;
   }

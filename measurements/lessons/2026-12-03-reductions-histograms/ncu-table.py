@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """ncu-table.py NCU_CSV - one line per profiled kernel launch of `measure profile` (ncu --csv
 --metrics ...): shared load, store and atomic instructions and wavefronts. The launches are named
-by the "profile EX NAME" lines measure.cu prints before each (the reductions come first)."""
+by the "profile EX NAME" lines measure.cu prints before each (the three reductions come first, unnamed)."""
 import collections
 import csv
 import re
 import sys
 
 text = open(sys.argv[1], encoding="utf-8", errors="replace").read().splitlines()
-names = [m.group(1) for line in text for m in [re.match(r"^profile (\d\d \S+)", line)] if m]
+names = [m.group(1) for line in text for m in [re.match(r"^profile (.+)$", line)] if m]
 rows = [r for r in csv.reader(l for l in text if l.startswith('"'))]
 if not rows:
     print(sys.argv[1] + ": no ncu rows")

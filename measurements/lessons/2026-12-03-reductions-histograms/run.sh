@@ -3,7 +3,7 @@
 # the GPU machine (about 3 minutes):
 #   1. builds the grader (as scripts/gpu-integrity.sh does) while measure.cu checks and times the
 #      baselines, solutions and corpus variants (`measure time`) and the histogram kernels on
-#      three kinds of bytes (`measure bytes`);
+#      three kinds of bytes and lesson 10's bin_updates at five strides (`measure bytes`);
 #   2. grades the reference solutions, the skeletons and the baselines (the skeletons with their
 #      course_todo() lines deleted) of exercises 09 and 10 in GPU mode;
 #   3. reads Nsight Compute's shared-memory counters (wavefronts and instructions of loads,
@@ -42,7 +42,7 @@ echo "# measure built at $(since) s" >"$T"
 timeout 25 /tmp/measure time 09 >>"$T" 2>&1
 timeout 10 /tmp/measure time 09 array_not_grown >>"$T" 2>&1
 timeout 30 /tmp/measure time 10 >>"$T" 2>&1
-timeout 20 /tmp/measure bytes >>"$T" 2>&1
+timeout 25 /tmp/measure bytes >>"$T" 2>&1
 echo "# timed at $(since) s" >>"$T"
 wait $BUILD
 echo "# grader built at $(since) s" >>"$T"
