@@ -136,10 +136,14 @@ TEST_CASE("lessons: each has its parts, formulas, a generated figure and navigat
     if (i > 0) CHECK(md.find("(../" + list[i - 1].slug + "/README.md)") != std::string::npos);
     if (i + 1 < list.size())
       CHECK(md.find("(../" + list[i + 1].slug + "/README.md)") != std::string::npos);
-    // GPU numbers are labelled with the GPU and link to a dated measurements folder that exists.
+    // GPU numbers are labelled with the GPU and link to a dated measurements folder that exists:
+    // measurements/h200-DATE[-what]/ or a topic's page folder, measurements/TOPIC/DATE-what/.
     CHECK(md.find("H200") != std::string::npos);
     std::smatch m;
-    REQUIRE(std::regex_search(md, m, std::regex(R"(measurements/(h200-\d{4}-\d{2}-\d{2})/)")));
+    REQUIRE(std::regex_search(
+        md, m,
+        std::regex(
+            R"(measurements/(h200-\d{4}-\d{2}-\d{2}|[a-z-]+/\d{4}-\d{2}-\d{2}-[a-z0-9-]+)/)")));
     CHECK(fs::is_directory(fs::path("measurements") / m[1].str()));
   }
 }

@@ -13,7 +13,7 @@ constexpr int kThreads = 512;
 constexpr int kSegment = 2 * kThreads;
 constexpr int kBanks = 32;
 
-// TODO(ex09.1): the shared words the scan needs, and where element i lives (~2 lines)
+// TODO(ex09.1): the shared words the scan needs, and where element i lives (~4 lines)
 constexpr int kTempWords = kSegment;
 __device__ __forceinline__ int slot(int i) {
   course_todo("TODO(ex09.1)");
@@ -26,7 +26,7 @@ __global__ void scan_blocks(int* out, const int* in, int n) {
   __shared__ int temp[kTempWords];
   const int t = threadIdx.x;
   const int first = blockIdx.x * kSegment;
-  const int count = min(kSegment, n - first);  // the last segment may be shorter
+  const int count = min(kSegment, n - first);     // the last segment may be shorter
   temp[slot(t)] = t < count ? in[first + t] : 0;  // zeros past the end: the identity of +
   temp[slot(t + kThreads)] = t + kThreads < count ? in[first + t + kThreads] : 0;
   for (int d = 1; d < kSegment; d *= 2) {  // up-sweep

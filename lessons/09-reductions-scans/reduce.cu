@@ -44,7 +44,9 @@ __global__ void reduce_sequential(float* out, const float* in, int n) {
 //! [reduce_interleaved_padded]
 // Interleaved addressing kept, the data moved: word i of the tree lives at i + i/32, one pad word
 // after every 32, so words 32 apart (one bank before) are one bank apart.
-__device__ __forceinline__ int padded(int i) { return i + (i >> kLogBanks); }
+__device__ __forceinline__ int padded(int i) {
+  return i + (i >> kLogBanks);
+}
 
 __global__ void reduce_interleaved_padded(float* out, const float* in, int n) {
   __shared__ float partial[kThreads + (kThreads >> kLogBanks)];

@@ -13,9 +13,11 @@ constexpr int kThreads = 512;
 constexpr int kSegment = 2 * kThreads;
 constexpr int kBanks = 32;
 
-// BEGIN SOLUTION ex09.1: the shared words the scan needs, and where element i lives (~2 lines)
+// BEGIN SOLUTION ex09.1: the shared words the scan needs, and where element i lives (~4 lines)
 constexpr int kTempWords = kSegment + kSegment / kBanks;  // one pad word after every 32
-__device__ __forceinline__ int slot(int i) { return i + i / kBanks; }
+__device__ __forceinline__ int slot(int i) {
+  return i + i / kBanks;
+}
 // SKELETON: constexpr int kTempWords = kSegment;
 // SKELETON: __device__ __forceinline__ int slot(int i) {
 // SKELETON:   course_todo("TODO(ex09.1)");
@@ -29,7 +31,7 @@ __global__ void scan_blocks(int* out, const int* in, int n) {
   __shared__ int temp[kTempWords];
   const int t = threadIdx.x;
   const int first = blockIdx.x * kSegment;
-  const int count = min(kSegment, n - first);  // the last segment may be shorter
+  const int count = min(kSegment, n - first);     // the last segment may be shorter
   temp[slot(t)] = t < count ? in[first + t] : 0;  // zeros past the end: the identity of +
   temp[slot(t + kThreads)] = t + kThreads < count ? in[first + t + kThreads] : 0;
   for (int d = 1; d < kSegment; d *= 2) {  // up-sweep

@@ -187,8 +187,9 @@ int main(int argc, char** argv) {
     for (int stride : {0, 1, 2, 8, 32}) {
       const Job j = bins_job(blocks, 512, stride, rounds);
       const double ms = time_ms((const void*)hist_base::bin_updates, j);
-      std::printf("bins stride %2d: %.4f ms, %.3f ns per warp atomic per SM\n", stride, ms,
-                  ms * 1e6 / (static_cast<double>(blocks) * 16 * rounds / prop.multiProcessorCount));
+      std::printf(
+          "bins stride %2d: %.4f ms, %.3f ns per warp atomic per SM\n", stride, ms,
+          ms * 1e6 / (static_cast<double>(blocks) * 16 * rounds / prop.multiProcessorCount));
     }
     return 0;
   }
@@ -205,9 +206,10 @@ int main(int argc, char** argv) {
     for (int i = 3; i < argc; ++i) wanted = wanted || name == argv[i];
     if (!wanted) continue;
     const std::string verdict = check(e, k, base_out);
-    const double ms = verdict.rfind("ok", 0) == 0 || verdict.find("vs the baseline") != std::string::npos
-                          ? time_ms(k, job)
-                          : -1.0;
+    const double ms =
+        verdict.rfind("ok", 0) == 0 || verdict.find("vs the baseline") != std::string::npos
+            ? time_ms(k, job)
+            : -1.0;
     std::printf("time %s %-28s %s %9.4f ms  %6.3fx  %s\n", ex.c_str(), name.c_str(),
                 s.label.c_str(), ms, ms > 0 ? base_ms / ms : 0.0, verdict.substr(0, 150).c_str());
     std::fflush(stdout);

@@ -14,7 +14,9 @@ constexpr int kSegment = 2 * kThreads;
 constexpr int kBanks = 32;
 
 constexpr int kTempWords = kSegment + kSegment / kBanks;  // one pad word after every 32
-__device__ __forceinline__ int slot(int i) { return i + i / kBanks; }
+__device__ __forceinline__ int slot(int i) {
+  return i + i / kBanks;
+}
 
 __global__ void scan_blocks(int* out, const int* in, int n) {
   static_assert(kSegment % kBanks == 0, "segments of whole rows of banks");

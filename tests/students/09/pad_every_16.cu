@@ -14,7 +14,9 @@ constexpr int kSegment = 2 * kThreads;
 constexpr int kBanks = 32;
 
 constexpr int kTempWords = kSegment + kSegment / 16;  // one pad word after every 16
-__device__ __forceinline__ int slot(int i) { return i + i / 16; }
+__device__ __forceinline__ int slot(int i) {
+  return i + i / 16;
+}
 
 __global__ void scan_blocks(int* out, const int* in, int n) {
   static_assert(kSegment % kBanks == 0, "segments of whole rows of banks");
@@ -22,7 +24,7 @@ __global__ void scan_blocks(int* out, const int* in, int n) {
   __shared__ int temp[kTempWords];
   const int t = threadIdx.x;
   const int first = blockIdx.x * kSegment;
-  const int count = min(kSegment, n - first);  // the last segment may be shorter
+  const int count = min(kSegment, n - first);     // the last segment may be shorter
   temp[slot(t)] = t < count ? in[first + t] : 0;  // zeros past the end: the identity of +
   temp[slot(t + kThreads)] = t + kThreads < count ? in[first + t + kThreads] : 0;
   for (int d = 1; d < kSegment; d *= 2) {  // up-sweep

@@ -18,7 +18,8 @@ constexpr int kBytesPerBlock = 262144;
 __global__ void histogram256(unsigned* partial, const unsigned* data, int n) {
   COURSE_EXPECT(blockDim.x == kThreads, "block 512");
   __shared__ unsigned hist[kWarp][kBins + 1];  // rows of 257 words: bank (lane + v) mod 32
-  for (int i = threadIdx.x; i < (kBins + 1) * kWarp; i += kThreads) hist[i / (kBins + 1)][i % (kBins + 1)] = 0;
+  for (int i = threadIdx.x; i < (kBins + 1) * kWarp; i += kThreads)
+    hist[i / (kBins + 1)][i % (kBins + 1)] = 0;
   __syncthreads();
   const int lane = threadIdx.x % kWarp;
   const int first = blockIdx.x * kBytesPerBlock;

@@ -18,7 +18,8 @@ constexpr int kBytesPerBlock = 262144;
 __global__ void histogram256(unsigned* partial, const unsigned* data, int n) {
   COURSE_EXPECT(blockDim.x == kThreads, "block 512");
   __shared__ unsigned hist[kThreads / kWarp][kBins];  // one table per warp
-  for (int i = threadIdx.x; i < kBins * (kThreads / kWarp); i += kThreads) hist[i / kBins][i % kBins] = 0;
+  for (int i = threadIdx.x; i < kBins * (kThreads / kWarp); i += kThreads)
+    hist[i / kBins][i % kBins] = 0;
   __syncthreads();
   const int lane = threadIdx.x % kWarp;
   const int first = blockIdx.x * kBytesPerBlock;

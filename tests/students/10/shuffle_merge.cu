@@ -37,7 +37,8 @@ __global__ void histogram256(unsigned* partial, const unsigned* data, int n) {
   // warp w sums bins w, w + 16, ...: lane l reads counter (v, l), bank l; a shuffle tree adds them
   for (int v = warp; v < kBins; v += kThreads / kWarp) {
     unsigned sum = hist[v][lane];
-    for (int offset = kWarp / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+    for (int offset = kWarp / 2; offset > 0; offset /= 2)
+      sum += __shfl_xor_sync(0xffffffffu, sum, offset);
     if (lane == 0) partial[blockIdx.x * kBins + v] = sum;
   }
 }
