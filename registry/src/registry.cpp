@@ -632,7 +632,7 @@ Workload byte_histogram() {
   return w;
 }
 
-ExerciseSpec ex09() {  // the solution makes 3.3x fewer wavefronts than the Blelloch baseline
+ExerciseSpec ex09() {  // the solution makes 4.5x fewer wavefronts than the Blelloch baseline
   ExerciseSpec e;
   e.id = "09";
   e.summary = "a conflict-free block-wide exclusive scan";
@@ -652,9 +652,16 @@ ExerciseSpec ex09() {  // the solution makes 3.3x fewer wavefronts than the Blel
   // block against the tree's hundreds) and is an honest fix: the anti-bypass floor is low, and
   // a kernel with no shared access at all still fails it.
   e.thresholds.min_shared_fraction = 0.005;
-  e.thresholds.cpu_min_cost_ratio = 1.5;  // PROVISIONAL: set from the H200 run
+  // The mirror of the GPU gate would be 3.02 (model) x 1.3 / 1.705 (H200) = 2.3, but the model
+  // undervalues a scan by shuffles (1.78x modelled, 3.14x on the H200) and overvalues the
+  // conflicting tree's padding (the solution 3.02x, 1.705x): 1.7 gives every scan of the corpus
+  // the H200's verdict (Hillis-Steele: 1.43x modelled, 1.052x measured, fails both).
+  e.thresholds.cpu_min_cost_ratio = 1.7;
   e.thresholds.reference = SpeedReference::kBaseline;
-  e.thresholds.gpu = {{"NVIDIA H200", 1.3, "PROVISIONAL"}};
+  e.thresholds.gpu = {
+      {"NVIDIA H200", 1.3,
+       "measurements/lessons/2026-12-03-reductions-histograms: 1.705x (0.1623 ms vs 0.0951 ms, one "
+       "run); the corpus's XOR swizzle 1.446x, Hillis-Steele 1.052x"}};
   e.conflict_hint =
       "at distance d the tree's lanes touch words 2d apart, min(2d, 32) to a bank: move element "
       "i so that every run of 32 words starts one bank further on (slot(i)), or scan within "
@@ -672,7 +679,7 @@ ExerciseSpec ex09() {  // the solution makes 3.3x fewer wavefronts than the Blel
   return e;
 }
 
-ExerciseSpec ex10() {  // the solution makes 1.2x fewer wavefronts on skewed data
+ExerciseSpec ex10() {  // the solution makes 2.3x fewer atomic wavefronts on skewed data
   ExerciseSpec e;
   e.id = "10";
   e.summary = "a 256-bin histogram of skewed bytes";
@@ -691,9 +698,18 @@ ExerciseSpec ex10() {  // the solution makes 1.2x fewer wavefronts on skewed dat
                  {"lessons/10-histograms/histogram_shared.cu", "histogram_per_warp"},
                  nullptr,
                  false}};
-  e.thresholds.cpu_min_cost_ratio = 1.1;  // PROVISIONAL: set from the H200 run
+  // A ceiling, as 06 and 08: on the H200 this kernel waits on its 4-byte global loads (1.46 TB/s
+  // for every layout of the counters), so the conflict-free layout is as fast as the baseline
+  // (0.994x) and only heavy conflicts show (copies one after another: 0.325x). The gate asks a
+  // conflict-free kernel not to fall below 0.85 of the baseline's speed; the model's 1.31x for the
+  // solution x 0.85 / 0.994 gives the CPU gate. The baseline reaches it: points as 08.
+  e.thresholds.cpu_min_cost_ratio = 1.12;
+  e.points = Points{0, 0, 0, 90, 10, 0};
   e.thresholds.reference = SpeedReference::kBaseline;
-  e.thresholds.gpu = {{"NVIDIA H200", 1.3, "PROVISIONAL"}};
+  e.thresholds.gpu = {
+      {"NVIDIA H200", 0.85,
+       "measurements/lessons/2026-12-03-reductions-histograms: solution 0.994x of the one-table "
+       "baseline (0.0935 ms vs 0.0918 ms, one run), per-warp tables 0.974x"}};
   e.conflict_hint =
       "lanes whose bytes differ by a multiple of 32 update different words of one bank: give "
       "every lane counters of its own, laid out so that lane l's counters all lie in bank l";

@@ -17,12 +17,16 @@ h = rows[0]
 K, MN, MV, ID = (h.index(x) for x in ("Kernel Name", "Metric Name", "Metric Value", "ID"))
 launches = collections.OrderedDict()
 for r in rows[1:]:
-    launches.setdefault(r[ID], {"kernel": r[K]})[r[MN]] = float(r[MV].replace(",", ""))
+    try:
+        value = float(r[MV].replace(",", ""))
+    except ValueError:
+        value = float("nan")
+    launches.setdefault(r[ID], {"kernel": r[K]})[r[MN]] = value
 reductions = [n for n in launches.values() if n["kernel"].startswith("reduce")]
 labels = [n["kernel"] for n in reductions] + names
 for label, m in zip(labels, launches.values()):
-    g = lambda key: int(sum(v for k, v in m.items() if key in k))
-    print("%-30s ld %7d inst %8d wf | st %7d inst %8d wf | atom %7d inst %8d wf" % (
+    g = lambda key: sum(v for k, v in m.items() if key in k)  # nan: the launch failed
+    print("%-30s ld %7.0f inst %8.0f wf | st %7.0f inst %8.0f wf | atom %7.0f inst %8.0f wf" % (
         label[:30], g("inst_executed_op_shared_ld"), g("wavefronts_mem_shared_op_ld"),
         g("inst_executed_op_shared_st"), g("wavefronts_mem_shared_op_st"),
         g("inst_executed_op_shared_atom"), g("wavefronts_mem_shared_op_atom")))
