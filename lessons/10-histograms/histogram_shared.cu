@@ -23,7 +23,7 @@ __global__ void histogram_one_table(unsigned* partial, const unsigned* data, int
     const unsigned word = words[w];
     const int valid = min(4, bytes - 4 * w);  // the last word may hold fewer bytes
     for (int k = 0; k < valid; ++k) {
-      // lanes with one value hit one word (served as one, then serialised by the atomic unit);
+      // lanes with one value hit one word: one wavefront, and no extra time on the H200;
       // lanes with values 32 apart hit one bank in different words: a bank conflict
       atomicAdd(&hist[(word >> (8 * k)) & 0xFF], 1u);
     }

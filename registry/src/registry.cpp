@@ -716,10 +716,10 @@ ExerciseSpec ex10() {  // the solution makes 2.3x fewer atomic wavefronts on ske
   e.hints = {
       "An atomicAdd on shared memory is a warp request like a store. Which bank does the update "
       "of value v touch, and what decides it: the lane or the data?",
-      "hist[v] is word v, bank v mod 32: two lanes with values 32 apart meet in one bank (a "
-      "conflict the counters show), two lanes with the same value meet in one word (one "
-      "wavefront, but the atomic unit serialises them: time the counters do not show). Both "
-      "depend on the data, which you do not choose.",
+      "hist[v] is word v, bank v mod 32: two lanes with values 32 apart meet in one bank, two "
+      "words, two wavefronts (the H200 takes twice as long, too); two lanes with the same value "
+      "meet in one word, one wavefront. Which of the two happens depends on the data, which you "
+      "do not choose.",
       "Give each lane of a warp its own copy of the 256 counters (256 x 32 words, shared by the "
       "warps of the block) and interleave the copies so that counter (v, lane) lies in bank "
       "lane. Then the merge: the 32 copies of one bin must be summed without 32 lanes reading "

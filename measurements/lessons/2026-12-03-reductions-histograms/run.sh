@@ -17,7 +17,8 @@ HERE=measurements/lessons/2026-12-03-reductions-histograms
 start=$(date +%s)
 since() { echo $(( $(date +%s) - start )); }
 ROOT=/tmp/course
-rm -rf $ROOT && cp -a "$SRC" $ROOT && chmod -R o+rX $ROOT
+# -L: .gpu-debs and .gpu-extra may be links (a staged copy of a checkout), resolved here.
+rm -rf $ROOT && cp -aL "$SRC" $ROOT && chmod -R o+rX $ROOT
 OUT=${OUT:-/tmp/lessons-out}
 DEADLINE=${DEADLINE_S:-190}
 mkdir -p "$OUT" /opt/deps
