@@ -16,7 +16,7 @@ __global__ void reduce_interleaved(float* out, const float* in, int n) {
   __syncthreads();
   for (int s = 1; s < kThreads; s *= 2) {
     const int index = 2 * s * t;
-    // lane t: words 2st and 2st + s, stride 2s: banks (2st) mod 32, min(2s, 32)-way
+    // lane t: words 2st and 2st + s, stride 2s: gcd(2s, 32) lanes of a full warp per bank
     if (index < kThreads) partial[index] += partial[index + s];
     __syncthreads();
   }
