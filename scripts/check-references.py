@@ -20,7 +20,7 @@ SKIP_PREFIXES = ("build/", "tmp/", "usr/", "opt/", "proc/", "dev/", "x/", "DIR/"
 # Named on purpose although they do not exist (each with its reason).
 ALLOWED = {
     "tests/corpus/nope.cu",  # the CLI test of a missing file
-    "measurements/banksim-profile-totals.txt",  # where the script's output may be written
+    "measurements/fidelity/banksim-profile-totals.txt",  # where the script's output may be written
     "02-column-read/transpose_rows.cu",  # a path inside a test's scratch submission
     "04-padding-transpose/transpose.cu",  # a path inside a submission, as messages name it
     "catch2/catch_all.hpp",  # Catch2 v3's header: deps.sh looks for it, CI has v2's

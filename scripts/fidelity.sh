@@ -2,8 +2,8 @@
 # banksim's side of the fidelity table: every kernel the registry names, at the sizes and launch
 # geometry course_bench --profile uses on the GPU (`course-registry banksim-runs`), under banksim;
 # prints per kernel the shared load and store requests and wavefronts, to set beside Nsight
-# Compute's (measurements/h200-*/ncu-metrics.csv). Needs `make build`.
-#   scripts/fidelity.sh > measurements/banksim-profile-totals.txt
+# Compute's (measurements/calibration/*/ncu-metrics.csv). Needs `make build`.
+#   scripts/fidelity.sh > measurements/fidelity/banksim-profile-totals.txt
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=build/bin/banksim

@@ -537,7 +537,7 @@ TEST_CASE(
 TEST_CASE("atomics: native ATOMS and CAS loops cost what the H200 measured (R6)",
           "[banksim][example][atomics]") {
   // Passes (wavefronts per request) for patterns s[lane], s[0], s[2 lane], one bank, s[lane/2]:
-  // ncu on the H200, measurements/h200-2026-11-30-atomics/.
+  // ncu on the H200, measurements/fidelity/2026-11-30-h200-atomics/.
   const int native[5] = {1, 1, 2, 32, 1};   // atomicAdd(int): ATOMS.ADD, like a store
   const int loop32[5] = {1, 32, 2, 32, 2};  // atomicAdd(float): LDS + ATOMS.CAST.SPIN loop
   const int loop64[5] = {1, 32, 2, 16, 2};  // atomicAdd(u64): the 64-bit CAS loop
@@ -729,7 +729,7 @@ TEST_CASE("cuda::barrier: memcpy_async double-buffers a tile as on the H200",
           "[banksim][feature]") {
   // tests/corpus/cuda_barrier.cu's staged_sum: 16-byte copies that nvcc makes TMA bulk copies
   // (UBLKCP) for sm_90, which the H200's ncu counts neither as shared stores nor as global loads
-  // (measurements/h200-2026-12-01-session10/cuda_barrier_check-h200.txt: shared loads 8 requests
+  // (tests/fixtures/h200/cuda_barrier_check-h200.txt: shared loads 8 requests
   // and 32 wavefronts, no shared store, no global load, 2 global store requests of 8 sectors).
   const int tiles = 4;
   std::vector<float> values(static_cast<std::size_t>(tiles) * 64 * 4);
@@ -1069,7 +1069,7 @@ TEST_CASE("float3: clang's 8-byte half of a returned float3 is not a misaligned 
   CHECK(r.problems.empty());
   CHECK(r.nvcc_widths);
   // ...nvcc as three STG.32, each request 32 lanes 12 bytes apart: 12 sectors (the H200's count
-  // for the same store, measurements/h200-2026-12-01-session10/everyday-ncu.json).
+  // for the same store, tests/fixtures/h200/everyday-ncu.json).
   CHECK(global_stores(r) == std::pair<std::uint64_t, std::uint64_t>{3, 36});
   for (int t = 0; t < 32; ++t) {
     const float* a = &values[static_cast<std::size_t>(3 * t)];
@@ -1083,7 +1083,7 @@ TEST_CASE("intrinsics: warp reductions and matches, integer and float math, as t
           "[banksim][feature]") {
   // The H200's outputs of the same two kernels (intrinsics_check.cu beside the file, 3 runs
   // identical): "warp_collectives v..." and "integer_math v..." lines.
-  std::ifstream in("measurements/h200-2026-12-01-session9/intrinsics-h200.txt");
+  std::ifstream in("tests/fixtures/h200/intrinsics-h200.txt");
   REQUIRE(in);
   std::map<std::string, std::vector<long long>> h200;
   std::string line;

@@ -33,7 +33,7 @@ std::string dims(const int* v, int n) {
 }  // namespace
 
 TEST_CASE("host API: device properties and attributes are the H200's", "[banksim][host]") {
-  std::ifstream in("measurements/h200-2026-12-01-session10/device_props-h200.txt");
+  std::ifstream in("tests/fixtures/h200/device_props-h200.txt");
   REQUIRE(in);
   std::map<std::string, std::string> h200;
   for (std::string line; std::getline(in, line);) {
@@ -134,7 +134,7 @@ TEST_CASE("host API: events time the CPU, symbols copy in and out", "[banksim][h
   CHECK(where == static_cast<void*>(g_weights));
 
   // cudaMallocPitch's pitch: the H200's for the same widths (coop_wide_check-h200.txt).
-  std::ifstream pitches("measurements/h200-2026-12-01-session10/coop_wide_check-h200.txt");
+  std::ifstream pitches("tests/fixtures/h200/coop_wide_check-h200.txt");
   REQUIRE(pitches);
   int checked = 0;
   for (std::string line; std::getline(pitches, line);) {

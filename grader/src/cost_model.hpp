@@ -1,6 +1,6 @@
 // cost_model.hpp - CPU mode's estimate of a kernel's time from what banksim counts, in units of
 // one shared-memory wavefront (one clock of an SM's L1/shared data pipe). Fitted to the H200
-// (measurements/h200-2026-12-01-redesign/README.md, "The cost model"):
+// (measurements/calibration/2026-12-01-h200-thresholds/README.md, "The cost model"):
 //   pipe   = shared wavefronts + 128-byte lines of the global loads (L1 and shared memory are
 //            one data pipe: a coalesced 4-byte warp load is 1 line, a scattered one 32)
 //            + 1.5 x warp shuffles (a variant that trades shared reads for shuffles pays them)
@@ -27,7 +27,7 @@ struct CostModel {
   /// A warp shuffle (SHFL) with the select and index arithmetic around it, in wavefronts: SHFL
   /// issues at one warp per clock per SM, like a wavefront; fitted on the H200 to a variant that
   /// trades exercise 03's shared reads for shuffles (tests/students/03/shuffle_window.cu: 1.07x
-  /// the baseline timed, measurements/h200-2026-12-03-grading-policy; the model's ratio for it,
+  /// the baseline timed, measurements/gpu-grading/2026-12-03-grading-policy; the model's ratio for it,
   /// 1.24x, is then the solution's model/GPU factor 1.79/1.56 times 1.07x).
   static constexpr double kShuffle = 1.5;
 };

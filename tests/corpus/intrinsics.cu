@@ -1,6 +1,6 @@
 // intrinsics.cu - sm_80+ warp reductions and matches, and integer/float intrinsics of CUDA's math
 // API, on lane-dependent inputs. The H200 printed the same outputs
-// (measurements/h200-2026-12-01-session9/intrinsics-h200.txt).
+// (tests/fixtures/h200/intrinsics-h200.txt).
 #include <cuda_runtime.h>
 
 // One warp; out[12 * lane + k] for k = 0..11:

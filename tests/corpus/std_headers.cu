@@ -1,4 +1,4 @@
-// Issue 15, item 1: the headers everyday CUDA includes compile unchanged under banksim (and
+// The headers everyday CUDA includes compile unchanged under banksim (and
 // nvcc): the runtime, half and bfloat16 types, cooperative groups with reduce and memcpy_async,
 // libcu++ basics and the C++ standard library's <cstdio>, <cmath>, <memory>.
 #include <cooperative_groups.h>
