@@ -2,8 +2,8 @@
 # Builds the course site with Doxygen: `make docs` (student edition, build/docs/html) or
 # `make docs EDITION=instructor` (with solutions and grading specs, build/docs-instructor/html).
 # The student edition is the course: lessons, exercises, the bank explorer, how grading works,
-# the bank rules and banksim; the instructor edition adds the solutions, the measurement logs
-# (measurements/**) and the API reference. Both get a full-text search (Pagefind, PyPI's
+# the bank rules and banksim; the instructor edition adds the solutions, the measurements' index
+# (measurements/README.md) and the API reference. Both get a full-text search (Pagefind, PyPI's
 # pagefind_bin), copy buttons, a light/dark toggle and a phone menu of the whole course.
 # Offline: MathJax is copied from Debian's libjs-mathjax; the figures are the ones committed next
 # to each lesson (scripts/lesson-figures.sh draws them with banksim; a test checks they are current).
@@ -54,11 +54,6 @@ lesson_files=("$root"/lessons/[0-9][0-9]-*/README.md)
 mv "$out/pages/exercises.md" "$out/pages/2-exercises.md"
 cp docs/explorer/explorer.md "$out/pages/3-explorer.md"
 mv "$out/pages/grading.md" "$out/pages/4-grading.md"
-# Measurement logs: every README and page under measurements/ (instructor edition).
-measurement_files=()
-if [ "$edition" = instructor ]; then
-  mapfile -t measurement_files < <(find "$root/measurements" -name '*.md' | LC_ALL=C sort)
-fi
 {
   echo "# Reference {#reference}"
   echo
@@ -75,14 +70,13 @@ fi
     echo "(\`make docs EDITION=instructor\`)."
   fi
 } >"$out/pages/5-reference.md"
+# The measurements' index (instructor edition): one page, measurements/README.md, whose links
+# name the pages' files in the repository (the logs themselves are not site pages).
 if [ "$edition" = instructor ]; then
   {
     echo "# Measurements {#measurements}"
-    echo
-    echo "Every measurement on an NVIDIA H200 (and of banksim on the CPU) the course quotes, with the"
-    echo "commands that produced it."
-    echo
-    for m in "${measurement_files[@]}"; do echo "- \\subpage $(pageid "$m")"; done
+    tail -n +2 "$root/measurements/README.md" |
+      sed -E 's#\[([^]]*)\]\(([^)]*)\)#`measurements/\2`#g'
   } >"$out/pages/5b-measurements.md"
 fi
 {
@@ -100,7 +94,7 @@ cp docs/search.md "$out/pages/7-search.md"
 input=("$root/README.md" "${lesson_files[@]}" "$out/pages/1-lessons.md" "$out/pages/2-exercises.md"
        "$out/pages/3-explorer.md" "$out/pages/4-grading.md" "$out/pages/5-reference.md"
        "$root/docs/bank-rules.md" "$root/banksim/README.md")
-[ "$edition" = instructor ] && input+=("$out/pages/5b-measurements.md" "${measurement_files[@]}")
+[ "$edition" = instructor ] && input+=("$out/pages/5b-measurements.md")
 input+=("$out/pages/6-instructors.md")
 [ "$edition" = instructor ] && input+=("$out/pages/6b-solutions.md")
 input+=("$root/docs/deploy.md" "$root/docs/grading-security.md" "$root/CONTRIBUTING.md"
@@ -111,11 +105,9 @@ if [ "$edition" = instructor ]; then
           "$root/banksim/include/banksim/rewrite.hpp" "$root/grader/include/grader"
           "$root/registry/include/course" "$root/gpu/harness.cuh" "$root/gpu/registry_jobs.cuh"
           "$root/gpu/kernel_table.hpp")
-  md_filter="$root/scripts/doxygen-md-filter.py"
-else
-  # Links into the measurement logs (not in this edition) name the file in the repository.
-  md_filter="$root/scripts/doxygen-student-filter.sh"
 fi
+# Links into the measurement pages (not site pages) name the file in the repository.
+md_filter="$root/scripts/doxygen-page-filter.sh"
 awesome=/usr/share/doxygen-awesome-css
 if [ ! -f "$awesome/doxygen-awesome.css" ]; then
   echo "build-docs: the site's style is missing: apt-get install doxygen-awesome-css" >&2
