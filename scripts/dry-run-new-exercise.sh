@@ -24,7 +24,7 @@ cat > lessons/09-dry-run/README.md <<'MD'
 
 ## Symptom
 The baseline reads a column of `tile[32][32]`: 32-way (H200 numbers: see
-[measurements](../../measurements/h200-2026-11-30/README.md)).
+[measurements](../../measurements/lessons/2026-11-30-h200-kernels/README.md)).
 
 ## The idea
 Pad the row: \f$\mathrm{bank} = (33 r + c) \bmod 32\f$.

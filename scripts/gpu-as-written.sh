@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpu-as-written.sh - issue 14's check on a GPU grading box: with the course's libraries installed
+# gpu-as-written.sh - the README's GPU commands checked as written on a GPU grading box: with the course's libraries installed
 # the ordinary way (here: Debian 12's .debs of .gpu-debs/ and bubblewrap's, `dpkg -i`, as an
 # administrator would; the box is offline), `make grade MODE=gpu SUBMISSION=solutions` runs as the
 # README writes it: no library paths, no CPATH, nothing set by hand. Prints the score.

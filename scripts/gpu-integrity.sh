@@ -1,5 +1,5 @@
 #!/bin/bash
-# gpu-integrity.sh - the GPU-mode checks of grading integrity, in one call on the H200 (issue 11):
+# gpu-integrity.sh - the GPU-mode checks of grading integrity, in one call on the H200:
 # builds the grader, records the sanitizers' and ncu's real output for the parsers' fixtures,
 # grades solutions/ in GPU mode inside the sandbox, then (PART=attacks) the attack corpus.
 #   OUT=DIR PART=solutions|fixtures|attacks|students|ncu|all scripts/gpu-integrity.sh
