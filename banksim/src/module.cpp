@@ -397,7 +397,7 @@ void write_sass_widths(const fs::path& cu_file, const std::vector<std::string>& 
   } else {
     // -ndf: no dataflow analysis, 30% of nvdisasm's time (0.70 -> 0.50 s a file); the
     // listing is the same (103 course files: 102 byte-identical, one differs only in an indirect
-    // branch's target annotation; measurements/cpu-2026-12-01-session9/ndf-check.sh).
+    // branch's target annotation; measurements/fidelity/2026-12-01-nvdisasm-ndf/ndf-check.sh).
     const auto [dstatus, sass] =
         run_command(shell_quote(tools.nvdisasm) + " -c -gi -ndf " + shell_quote(cubin.string()));
     if (dstatus != 0) {
