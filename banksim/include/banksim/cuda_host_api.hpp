@@ -375,7 +375,7 @@ enum cudaComputeMode {
 
 namespace banksim_host {
 /// The device banksim stands for: the course's H200, its numbers as cudaGetDeviceProperties and
-/// cudaDeviceGetAttribute report them there (measurements/h200-2026-12-01-session10/
+/// cudaDeviceGetAttribute report them there (measurements/fidelity/2026-12-01-h200-everyday/
 /// device_props-h200.txt; the test `host API: ...` compares), under banksim's own name.
 inline cudaDeviceProp device_properties() {
   cudaDeviceProp p{};
