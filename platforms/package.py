@@ -35,12 +35,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KEEP = ("CMakeLists.txt", "CMakePresets.json", "Makefile", "README.md", "Dockerfile",
         "bankmodel/", "banksim/", "cmake/", "gpu/", "grader/", "include/", "lessons/",
         "registry/", "scripts/deps.sh", "platforms/", "grading-policy.toml")
-# Grading one exercise's solution in CPU mode from a cold cache, seconds, rounded up, on 2 shared
-# cores (measurements/platforms/2026-12-03-rehearsals.md: `grade --submission solutions --exercise NN
-# --mode cpu`, fresh --out): Classroom steps and PrairieLearn questions time out at 10 times
-# this and at least 2 minutes (a hosted runner can be several times slower; a timeout only has
-# to stop a kernel that hangs, and the grader's own per-run limits stop most of those first).
-MEASURED_SECONDS = {"01": 1, "02": 2, "03": 2, "04": 3, "05": 4, "06": 2, "07": 3, "08": 2}
+# Classroom steps and PrairieLearn questions time out at 10 times the registry's
+# cpu_grading_seconds of their exercise (grading the solution in CPU mode from a cold cache on 2
+# shared cores, measurements/platforms/2026-12-03-rehearsals.md) and at least 2 minutes (a hosted
+# runner can be several times slower; a timeout only has to stop a kernel that hangs, and the
+# grader's own per-run limits stop most of those first).
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 
 
@@ -204,7 +203,7 @@ def prairielearn(out, chosen, table, files, generated):
         q = os.path.join(d, "questions", "bankconflicts", e["slug"])
         os.makedirs(os.path.join(q, "tests"))
         skeleton = files[f"exercises/{e['slug']}/{e['file']}"].decode("utf-8")
-        seconds = max(120, 10 * MEASURED_SECONDS.get(e["id"], 30))
+        seconds = max(120, 10 * e["cpu_grading_seconds"])
         with open(os.path.join(q, "info.json"), "w") as f:
             json.dump({"uuid": str(uuid.uuid5(ns, e["slug"])),
                        "title": f"Exercise {e['id']}: {e['title']}",
@@ -300,7 +299,7 @@ def classroom(out, chosen, table, files, generated):
     for e in chosen:
         sid = f"ex{e['id']}"
         runners.append(sid)
-        minutes = max(2, math.ceil(10 * MEASURED_SECONDS.get(e["id"], 30) / 60))
+        minutes = max(2, math.ceil(10 * e["cpu_grading_seconds"] / 60))
         name = f"{e['id']} {e['slug'][3:]}"
         # sudo: as root the grader isolates student code with bubblewrap, or with its own uid
         # where the runner forbids user namespaces (Ubuntu 24.04's AppArmor rule).

@@ -172,6 +172,7 @@ Workload gemm_abt() {
 ExerciseSpec ex01() {  // host C++, graded against the bank model on random requests
   ExerciseSpec e;
   e.id = "01";
+  e.cpu_grading_seconds = 1;
   e.summary = "the wavefronts of a 4-byte request, in host C++";
   e.slug = "01-banks-and-words";
   e.title = "Banks and words: the wavefronts of a 4-byte request";
@@ -195,6 +196,7 @@ ExerciseSpec ex01() {  // host C++, graded against the bank model on random requ
 ExerciseSpec ex02() {  // the solution makes 16.5x fewer wavefronts than the baseline at n = 256
   ExerciseSpec e;
   e.id = "02";
+  e.cpu_grading_seconds = 2;
   e.summary = "a conflict-free column read of a 32x32 tile";
   e.slug = "02-column-read";
   e.title = "The column read: transpose an n x 32 matrix through a tile";
@@ -253,6 +255,7 @@ ExerciseSpec ex03() {  // the solution makes 1.9x fewer wavefronts than the inte
   constexpr long long kTaps = 32;
   ExerciseSpec e;
   e.id = "03";
+  e.cpu_grading_seconds = 2;
   e.summary = "a complex moving average without 2-way conflicts";
   e.slug = "03-strides";
   e.title = "Strides: a moving average of complex numbers without 2-way conflicts";
@@ -318,6 +321,7 @@ ExerciseSpec ex03() {  // the solution makes 1.9x fewer wavefronts than the inte
 ExerciseSpec ex04() {  // the solution makes 16.5x fewer wavefronts than tile[32][32]
   ExerciseSpec e;
   e.id = "04";
+  e.cpu_grading_seconds = 3;
   e.summary = "the tiled matrix transpose";
   e.slug = "04-padding-transpose";
   e.title = "The padding fix: tiled matrix transpose";
@@ -369,6 +373,7 @@ ExerciseSpec ex04() {  // the solution makes 16.5x fewer wavefronts than tile[32
 ExerciseSpec ex05() {  // the solution makes 16.0x fewer wavefronts than the unpadded B tile
   ExerciseSpec e;
   e.id = "05";
+  e.cpu_grading_seconds = 4;
   e.summary = "C = A B^T through shared memory";
   e.slug = "05-gemm-tile";
   e.title = "GEMM tiles: C = A * B^T through shared memory";
@@ -419,6 +424,7 @@ ExerciseSpec ex05() {  // the solution makes 16.0x fewer wavefronts than the unp
 ExerciseSpec ex06() {  // the solution makes 4.5x fewer wavefronts than the unswizzled tile
   ExerciseSpec e;
   e.id = "06";
+  e.cpu_grading_seconds = 2;
   e.summary = "a float4 transpose with a swizzled tile";
   e.slug = "06-xor-swizzle";
   e.title = "XOR swizzle: transpose a float4 matrix with 16-byte accesses";
@@ -456,6 +462,7 @@ ExerciseSpec ex06() {  // the solution makes 4.5x fewer wavefronts than the unsw
 ExerciseSpec ex07() {  // the solution makes 8.5x fewer wavefronts than double tile[32][32]
   ExerciseSpec e;
   e.id = "07";
+  e.cpu_grading_seconds = 3;
   e.summary = "a double-precision transpose";
   e.slug = "07-wide-accesses";
   e.title = "Wide accesses: transpose a matrix of doubles";
@@ -491,6 +498,7 @@ ExerciseSpec ex07() {  // the solution makes 8.5x fewer wavefronts than double t
 ExerciseSpec ex08() {  // stretch: the solution makes 1.08x fewer wavefronts (only stores conflict)
   ExerciseSpec e;
   e.id = "08";
+  e.cpu_grading_seconds = 2;
   e.summary = "a GEMM at 77% of cuBLAS with conflict-free 16-byte accesses";
   e.slug = "08-gemm-register-blocked";
   e.title = "Stretch: a register-blocked GEMM with 16-byte shared accesses";

@@ -7,9 +7,12 @@
 //                                         of kernel pointers gpu/kernel_table.hpp declares
 //   course-registry banksim-runs          per kernel and profile size: label, file, kernel and
 //                                         banksim's --grid/--block/--arg flags (tab-separated)
-//   course-registry export --json         every exercise's facts as JSON, for scripts (files,
-//                                         kernels, sizes, hints, points, thresholds), so no
-//                                         script keeps a copy of them
+//   course-registry export --json         every fact scripts need as JSON (exercises: files,
+//                                         kernels, sizes with launch geometry, buffers and
+//                                         arguments, hints, points, thresholds; demos; the
+//                                         policy's defaults; the nvcc flags), so no script keeps
+//                                         a copy of them
+//   course-registry nvcc-flags [ARCH]     the nvcc flag set, one a line (CMake's GPU targets)
 // nlohmann-json (header-only) writes the export; the rest is plain C++17.
 #include <cstdio>
 #include <filesystem>
@@ -32,7 +35,7 @@ namespace {
 int usage() {
   std::fprintf(stderr,
                "usage: course-registry list | check [ROOT] | kernel-table OUT_DIR ROOT | "
-               "banksim-runs | export --json\n");
+               "banksim-runs | export --json | nvcc-flags [ARCH]\n");
   return 2;
 }
 
@@ -134,56 +137,188 @@ int banksim_runs() {
   return 0;
 }
 
-nlohmann::ordered_json size_json(const course::Size& s) {
+using Json = nlohmann::ordered_json;
+
+Json size_json(const course::Size& s) {
   return {{"label", s.label}, {"n", s.n}, {"m", s.m}, {"k", s.k}};
 }
 
-int export_json() {
-  nlohmann::ordered_json out = {{"exercises", nlohmann::ordered_json::array()}};
-  for (const auto& e : course::exercises()) {
-    nlohmann::ordered_json sizes = nlohmann::ordered_json::array();
-    for (const auto& s : e.sizes) sizes.push_back(size_json(s));
-    nlohmann::ordered_json gpu = nlohmann::ordered_json::array();
-    for (const auto& g : e.thresholds.gpu) {
-      gpu.push_back({{"gpu", g.gpu}, {"min_ratio", g.min_ratio}, {"source", g.source}});
-    }
-    const course::Points& p = e.points;
-    out["exercises"].push_back({
-        {"id", e.id},
-        {"slug", e.slug},
-        {"title", e.title},
-        {"summary", e.summary},
-        {"kind", e.kind == course::ExerciseSpec::Kind::kHost ? "host" : "kernel"},
-        {"file", e.file},
-        {"kernel", e.kernel},
-        {"skeleton", e.skeleton_file()},
-        {"solution", e.solution().file},
-        {"lesson", "lessons/" + e.slug + "/README.md"},
-        {"baseline", {{"file", e.baseline.file}, {"kernel", e.baseline.kernel}}},
-        {"hints", e.hints},
-        {"conflict_hint", e.conflict_hint},
-        {"sizes", sizes},
-        {"gpu_timing_size", size_json(e.gpu_timing_size)},
-        {"points",
-         {{"builds", p.builds},
-          {"correct", p.correct},
-          {"no_problems", p.no_problems},
-          {"conflicts", p.conflicts},
-          {"speed", p.speed},
-          {"uses_shared", p.uses_shared},
-          {"total", p.total()}}},
-        {"thresholds",
-         {{"cpu_min_cost_ratio", e.thresholds.cpu_min_cost_ratio},
-          {"cpu_min_cost_ratio_clang", e.thresholds.cpu_gate(false)},
-          {"min_shared_fraction", e.thresholds.min_shared_fraction},
-          {"speed_reference", course::to_string(e.thresholds.reference)},
-          {"gpu", gpu}}},
-    });
+const char* elem_name(course::Elem e) {
+  switch (e) {
+    case course::Elem::kF32:
+      return "f32";
+    case course::Elem::kF64:
+      return "f64";
+    case course::Elem::kI32:
+      return "i32";
   }
+  return "?";
+}
+
+const char* rate_name(course::Rate r) {
+  switch (r) {
+    case course::Rate::kDeviceBytes:
+      return "device_bytes";
+    case course::Rate::kFlops:
+      return "flops";
+    case course::Rate::kSharedBytes:
+      return "shared_bytes";
+  }
+  return "?";
+}
+
+Json dims_json(const unsigned d[3]) {
+  return Json::array({d[0], d[1], d[2]});
+}
+
+/// A size with everything a script needs to launch the workload there: geometry, buffers (scalar
+/// counts and bytes) and arguments, as the grader and the GPU programs compute them.
+Json run_json(const course::Workload& w,
+              const std::function<course::Launch(const course::Size&)>& launch_override,
+              const course::Size& s) {
+  Json j = size_json(s);
+  const auto& launch = launch_override ? launch_override : w.launch;
+  if (!launch || s.label.empty()) return j;
+  const std::string why = w.precondition ? w.precondition(s) : "";
+  if (!why.empty()) {
+    j["precondition"] = why;
+    return j;
+  }
+  const course::Launch l = launch(s);
+  j["grid"] = dims_json(l.grid);
+  j["block"] = dims_json(l.block);
+  j["smem"] = l.smem;
+  Json buffers = Json::array();
+  for (const course::BufferSpec& b : w.buffers) {
+    const std::size_t count = b.count(s);
+    buffers.push_back({{"name", b.name},
+                       {"output", b.output},
+                       {"elem", elem_name(b.elem)},
+                       {"vector_width", b.vector_width},
+                       {"count", count},
+                       {"bytes", count * course::elem_bytes(b.elem)}});
+  }
+  j["buffers"] = buffers;
+  Json args = Json::array();
+  for (const course::ArgSpec& a : w.args) {
+    if (a.buffer >= 0) {
+      args.push_back({{"buffer", a.buffer}});
+    } else {
+      args.push_back({{"value", a.scalar(s)}});
+    }
+  }
+  j["args"] = args;
+  if (w.work) j["work"] = w.work(s);
+  return j;
+}
+
+Json kernel_json(const course::KernelRef& k) {
+  return {{"file", k.file}, {"kernel", k.kernel}};
+}
+
+Json points_json(const course::Points& p) {
+  return {{"builds", p.builds},           {"correct", p.correct},
+          {"no_problems", p.no_problems}, {"conflicts", p.conflicts},
+          {"speed", p.speed},             {"uses_shared", p.uses_shared},
+          {"total", p.total()}};
+}
+
+Json exercise_json(const course::ExerciseSpec& e) {
+  const course::Workload& w = e.workload;
+  Json sizes = Json::array();
+  for (const auto& s : e.sizes) sizes.push_back(run_json(w, nullptr, s));
+  Json gpu = Json::array();
+  for (const auto& g : e.thresholds.gpu) {
+    gpu.push_back({{"gpu", g.gpu}, {"min_ratio", g.min_ratio}, {"source", g.source}});
+  }
+  Json variants = Json::array();
+  for (const auto& v : e.variants) {
+    variants.push_back({{"name", v.name},
+                        {"file", v.kernel.file},
+                        {"kernel", v.kernel.kernel},
+                        {"conflict_free", v.conflict_free},
+                        {"bench_size", run_json(w, v.launch, e.bench_size)}});
+  }
+  const course::Thresholds& t = e.thresholds;
+  const bool kernel = e.kind == course::ExerciseSpec::Kind::kKernel;
+  return {
+      {"id", e.id},
+      {"slug", e.slug},
+      {"title", e.title},
+      {"summary", e.summary},
+      {"kind", kernel ? "kernel" : "host"},
+      {"file", e.file},
+      {"kernel", e.kernel},
+      {"skeleton", e.skeleton_file()},
+      {"solution", e.solution().file},
+      {"lesson", "lessons/" + e.slug + "/README.md"},
+      {"baseline", kernel_json(e.baseline)},
+      {"variants", variants},
+      {"hints", e.hints},
+      {"conflict_hint", e.conflict_hint},
+      {"sizes", sizes},
+      {"random_sizes", e.random_sizes},
+      {"gpu_timing_size", run_json(w, nullptr, e.gpu_timing_size)},
+      {"bench_size", run_json(w, nullptr, e.bench_size)},
+      {"rate", kernel ? rate_name(w.rate) : ""},
+      {"tolerance", {{"abs", w.tolerance_abs}, {"rel", w.tolerance_rel}}},
+      {"host_cases", e.host_cases},
+      {"nvcc_widths_expected", e.nvcc_widths_expected},
+      {"cpu_grading_seconds", e.cpu_grading_seconds},
+      {"points", points_json(e.points)},
+      {"thresholds",
+       {{"cpu_min_cost_ratio", t.cpu_min_cost_ratio},
+        {"cpu_min_cost_ratio_clang", t.cpu_gate(false)},
+        {"min_shared_fraction", t.min_shared_fraction},
+        {"max_store_sectors_per_ideal", t.max_store_sectors_per_ideal},
+        {"max_load_requests_vs_baseline", t.max_load_requests_vs_baseline},
+        {"speed_reference", course::to_string(t.reference)},
+        {"gpu", gpu}}},
+  };
+}
+
+Json demo_json(const course::Demo& d) {
+  Json kernels = Json::array();
+  for (const auto& v : d.kernels) {
+    Json sizes = Json::array();
+    for (const auto& s : d.sizes) sizes.push_back(run_json(d.workload, v.launch, s));
+    Json profile = Json::array();
+    for (const auto& s : d.profile_sizes) profile.push_back(run_json(d.workload, v.launch, s));
+    kernels.push_back({{"name", v.name},
+                       {"file", v.kernel.file},
+                       {"kernel", v.kernel.kernel},
+                       {"conflict_free", v.conflict_free},
+                       {"sizes", sizes},
+                       {"profile_sizes", profile}});
+  }
+  return {{"name", d.name},
+          {"lesson", d.lesson},
+          {"rate", rate_name(d.workload.rate)},
+          {"kernels", kernels}};
+}
+
+/// Everything scripts need, so that none keeps a copy: the exercises (files, kernels, sizes with
+/// launch geometry, buffers and arguments, thresholds, points, hints), the lessons' demos, the
+/// grading policy's defaults and the one nvcc flag set.
+int export_json() {
+  Json out = {{"exercises", Json::array()}, {"demos", Json::array()}};
+  for (const auto& e : course::exercises()) out["exercises"].push_back(exercise_json(e));
+  for (const auto& d : course::demos()) out["demos"].push_back(demo_json(d));
+  const course::Thresholds defaults;
+  out["policy"] = {{"file", "grading-policy.toml"},
+                   {"default_points", points_json(course::Points{})},
+                   {"default_min_shared_fraction", defaults.min_shared_fraction}};
   out["nvcc"] = {{"default_arch", course::kDefaultGpuArch},
                  {"flags", course::nvcc_flags()},
                  {"flags_template", course::nvcc_flags("{arch}")}};
   std::printf("%s\n", out.dump(2).c_str());
+  return 0;
+}
+
+/// The nvcc flag set for one architecture, one flag a line (CMake reads it into an nvcc options
+/// file; gpu/build.sh and scripts read the export's "nvcc").
+int nvcc_flags(const std::string& arch) {
+  for (const auto& f : course::nvcc_flags(arch)) std::printf("%s\n", f.c_str());
   return 0;
 }
 
@@ -196,5 +331,8 @@ int main(int argc, char** argv) {
   if (a.size() == 3 && a[0] == "kernel-table") return kernel_table(a[1], a[2]);
   if (a.size() == 1 && a[0] == "banksim-runs") return banksim_runs();
   if (a.size() == 2 && a[0] == "export" && a[1] == "--json") return export_json();
+  if (!a.empty() && a[0] == "nvcc-flags" && a.size() <= 2) {
+    return nvcc_flags(a.size() == 2 ? a[1] : course::kDefaultGpuArch);
+  }
   return usage();
 }

@@ -217,6 +217,10 @@ struct ExerciseSpec {
   /// at once instead of first with clang's, which would find that and run it again. Checked
   /// against banksim by the registry tests.
   bool nvcc_widths_expected = false;
+  /// Seconds grading the solution takes in CPU mode from a cold cache on 2 shared cores
+  /// (`grade --submission solutions --exercise NN --mode cpu`, measurements/platforms/): the
+  /// platforms' per-exercise timeouts are 10 times this (platforms/package.py).
+  int cpu_grading_seconds = 30;
 
   /// The reference solution: solutions/SLUG/FILE, `kernel`.
   KernelRef solution() const { return {"solutions/" + slug + "/" + file, kernel}; }
