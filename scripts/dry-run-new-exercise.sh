@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Dry run of CONTRIBUTING.md "Adding an exercise": in a scratch copy of the repository (the
-# working tree as committed), adds a throw-away exercise 09 with exactly the four steps (lesson
-# folder with its baseline, solution file, one registry entry, generated skeleton), builds the
-# grader, checks the registry, grades the solution (must get 100) and the skeleton (must get no
-# correctness points), and lists every file the new exercise touched (`git status`).
+# working tree as committed), adds a throw-away exercise with the next free number NN (from
+# `course-registry export --json`) in exactly the four steps (lesson folder with its baseline,
+# solution file, one registry entry, generated skeleton), builds the grader, checks the registry,
+# grades the solution (must get 100) and the skeleton (must get no correctness points), and lists
+# every file the new exercise touched (`git status`): lessons/, solutions/, exercises/, README.md's
+# generated course table and the registry, never a script. The registry entry goes into
+# registry/src/local_exercises.inc, written whole (registry.cpp's table is not edited).
 #   scripts/dry-run-new-exercise.sh [SCRATCH_DIR]     (minutes: it builds the grader)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,10 +18,20 @@ cd "$work"
 git config user.email dry-run@example.invalid
 git config user.name dry-run
 
+# The next free exercise number and the lesson before it, from the registry.
+cmake -S . -B build -G Ninja -DCOURSE_BUILD_TESTS=OFF -DCOURSE_BUILD_BENCH=OFF >/dev/null
+cmake --build build -j "$(nproc)" --target course-registry >/dev/null
+read -r NN PREV_SLUG < <(build/bin/course-registry export --json | python3 -c '
+import json, sys
+ex = json.load(sys.stdin)["exercises"]
+print("%02d %s" % (max(int(e["id"]) for e in ex) + 1, ex[-1]["slug"]))')
+SLUG="$NN-dry-run"
+echo "== the dry run adds exercise $NN ($SLUG)"
+
 # Step 1: the lesson, with its conflicting baseline.
-mkdir -p lessons/09-dry-run solutions/09-dry-run
-cat > lessons/09-dry-run/README.md <<'MD'
-# 09 — Dry run {#lesson-09}
+mkdir -p "lessons/$SLUG" "solutions/$SLUG"
+cat > lessons/$SLUG/README.md <<'MD'
+# @NN@ — Dry run {#lesson-@NN@}
 
 **Goal:** a throw-away exercise that shows which files a new exercise touches.
 
@@ -30,18 +43,18 @@ The baseline reads a column of `tile[32][32]`: 32-way (H200 numbers: see
 Pad the row: \f$\mathrm{bank} = (33 r + c) \bmod 32\f$.
 
 ## The code
-`lessons/09-dry-run/scale_naive.cu`.
+`lessons/@SLUG@/scale_naive.cu`.
 
 ## Try it
 Nothing to try.
 
 ## Exercise
-`make grade EXERCISE=09`. Previous: [08](../08-gemm-register-blocked/README.md).
+`make grade EXERCISE=@NN@`. Previous: [@PREV_ID@](../@PREV_SLUG@/README.md).
 MD
-cat > lessons/09-dry-run/scale_naive.cu <<'CU'
-// Lesson 09 (dry run) - the baseline: the column read of tile[32][32] is 32-way.
+cat > lessons/$SLUG/scale_naive.cu <<'CU'
+// Lesson @NN@ (dry run) - the baseline: the column read of tile[32][32] is 32-way.
 constexpr int kTile = 32;
-__global__ void transpose09_naive(float* out, const float* in, int n) {
+__global__ void transpose@NN@_naive(float* out, const float* in, int n) {
   __shared__ float tile[kTile][kTile];
   const int x = blockIdx.x * kTile + threadIdx.x;
   const int y = blockIdx.y * kTile + threadIdx.y;
@@ -58,15 +71,15 @@ __global__ void transpose09_naive(float* out, const float* in, int n) {
 CU
 
 # Step 2: the solution.
-cat > solutions/09-dry-run/transpose09.cu <<'CU'
-// Exercise 09 (dry run) - the tiled transpose without conflicts.
+cat > solutions/$SLUG/transpose$NN.cu <<'CU'
+// Exercise @NN@ (dry run) - the tiled transpose without conflicts.
 #include "course_todo.h"
 constexpr int kTile = 32;
-__global__ void transpose09(float* out, const float* in, int n) {
-  // BEGIN SOLUTION ex09.1: declare the tile (~1 line)
+__global__ void transpose@NN@(float* out, const float* in, int n) {
+  // BEGIN SOLUTION ex@NN@.1: declare the tile (~1 line)
   __shared__ float tile[kTile][kTile + 1];
   // SKELETON: __shared__ float tile[kTile][kTile];
-  // SKELETON: course_todo("TODO(ex09.1)");
+  // SKELETON: course_todo("TODO(ex@NN@.1)");
   // END SOLUTION
   const int x = blockIdx.x * kTile + threadIdx.x;
   const int y = blockIdx.y * kTile + threadIdx.y;
@@ -82,20 +95,19 @@ __global__ void transpose09(float* out, const float* in, int n) {
 }
 CU
 
-# Step 3: one registry entry.
-python3 - <<'PY'
-p = "registry/src/registry.cpp"
-s = open(p).read()
-entry = '''
-ExerciseSpec ex09() {  // dry run of CONTRIBUTING.md
+# Step 3: one registry entry, in a file of its own (registry.cpp includes it; its table is not
+# edited).
+cat > registry/src/local_exercises.inc <<'CPP'
+// local_exercises.inc - the dry run's throw-away exercise (scripts/dry-run-new-exercise.sh).
+ExerciseSpec ex_dry_run() {
   ExerciseSpec e;
-  e.id = "09";
-  e.slug = "09-dry-run";
+  e.id = "@NN@";
+  e.slug = "@SLUG@";
   e.title = "Dry run";
   e.summary = "a throw-away exercise";
-  e.file = "transpose09.cu";
-  e.kernel = "transpose09";
-  e.baseline = {"lessons/09-dry-run/scale_naive.cu", "transpose09_naive"};
+  e.file = "transpose@NN@.cu";
+  e.kernel = "transpose@NN@";
+  e.baseline = {"lessons/@SLUG@/scale_naive.cu", "transpose@NN@_naive"};
   e.workload = square_transpose<float>(1, kTile, kTile, kTile, 8);
   e.sizes = {n_size(128), n_size(45)};
   e.gpu_timing_size = n_size(4096);
@@ -105,18 +117,26 @@ ExerciseSpec ex09() {  // dry run of CONTRIBUTING.md
   e.conflict_hint = "pad the tile";
   return e;
 }
-'''
-s = s.replace("/// Lessons 02 and 03: shared-memory throughput", entry + "\n/// Lessons 02 and 03: shared-memory throughput", 1)
-s = s.replace("ex05(), ex06(), ex07(), ex08()};", "ex05(), ex06(), ex07(), ex08(), ex09()};", 1)
-open(p, "w").write(s)
-PY
+
+std::vector<ExerciseSpec> local_exercises() {
+  return {ex_dry_run()};
+}
+CPP
+
+# The files above name the new exercise by placeholders: fill them in.
+sed -i -e "s/@NN@/$NN/g" -e "s/@SLUG@/$SLUG/g" -e "s/@PREV_SLUG@/$PREV_SLUG/g" \
+  -e "s/@PREV_ID@/${PREV_SLUG%%-*}/g" "lessons/$SLUG/README.md" "lessons/$SLUG/scale_naive.cu" \
+  "solutions/$SLUG/transpose$NN.cu" registry/src/local_exercises.inc
 
 # Build, step 4 (the skeleton, and README's course table, both generated), check, grade.
-cmake -S . -B build -G Ninja -DCOURSE_BUILD_TESTS=OFF -DCOURSE_BUILD_BENCH=OFF >/dev/null
 cmake --build build -j "$(nproc)" --target grade grade_worker course-registry >/dev/null
 build/bin/grade skeletons
 build/bin/course-registry check .
-build/bin/grade --mode cpu --submission solutions --exercise 09 --out build/g-sol | grep -E "^09|^total"
-build/bin/grade --mode cpu --submission exercises --exercise 09 --out build/g-skel | grep -E "^09"
+build/bin/grade --mode cpu --submission solutions --exercise "$NN" --out build/g-sol | grep -E "^$NN|^total"
+build/bin/grade --mode cpu --submission exercises --exercise "$NN" --out build/g-skel | grep -E "^$NN"
 echo "== files the new exercise touched"
 git status --porcelain --untracked-files=all
+if git status --porcelain --untracked-files=all | grep -E ' (scripts|platforms|tests|gpu|grader|banksim|bankmodel)/'; then
+  echo "dry run: adding an exercise touched the files above outside the course's content" >&2
+  exit 1
+fi
