@@ -1,32 +1,22 @@
 #!/usr/bin/env bash
-# Builds the course's GPU programs from the registry: course-registry (g++ alone), the generated
-# kernel table (one translation unit per kernel file), then with nvcc course_bench and, when
-# Google Benchmark is found, bench_gpu. Works on a bare GPU machine (CUDA toolkit + g++) and is
-# what `make bench` and scripts/gpu-measure.sh run. No GPU needed to build.
-#   gpu/build.sh OUT_DIR [ARCH]        ARCH defaults to 90 (H100/H200)
+# gpu/build.sh - the course's GPU programs on a bare GPU machine (the CUDA toolkit, g++, cmake,
+# ninja or make, and nlohmann-json's header; none of the CPU side's libraries): configures the
+# CMake project with only the registry and the GPU targets (COURSE_GPU_ONLY, gpu/CMakeLists.txt)
+# and builds course_bench and, when Google Benchmark is found (or BENCHMARK_PREFIX names its
+# install prefix), bench_gpu. The nvcc flags are the registry's (course-registry nvcc-flags), as
+# everywhere else; ARCH defaults to the registry's (the H200's). Where the whole course is
+# configured, the same targets are in build/gpu/ (`make bench` builds them).
+#   gpu/build.sh OUT_DIR [ARCH]       programs in OUT_DIR/gpu/
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-out="$(mkdir -p "$1" && cd "$1" && pwd)"
-arch="${2:-90}"
-cxx="${CXX:-$(command -v g++ || command -v c++)}"
-"$cxx" -std=c++17 -O1 -I"$root/registry/include" "$root"/registry/src/*.cpp \
-  "$root/registry/tools/course_registry.cpp" -o "$out/course-registry"
-rm -rf "$out/gen"
-"$out/course-registry" kernel-table "$out/gen" "$root" >/dev/null
-flags=(-O3 -std=c++17 -arch=sm_"$arch" -lineinfo -I"$root/gpu" -I"$root/gpu/include"
-       -I"$root/registry/include")
-objs=()
-for f in "$out"/gen/*.cu "$root"/registry/src/*.cpp; do
-  o="$out/gen/$(basename "$f").o"
-  nvcc "${flags[@]}" -x cu -c "$f" -o "$o"
-  objs+=("$o")
+out="${1:?usage: gpu/build.sh OUT_DIR [ARCH]}"
+args=(-S "$root" -B "$out" -DCOURSE_GPU_ONLY=ON)
+[ -n "${2:-}" ] && args+=(-DCOURSE_CUDA_ARCH="$2")
+[ -n "${BENCHMARK_PREFIX:-}" ] && args+=(-DCMAKE_PREFIX_PATH="$BENCHMARK_PREFIX")
+command -v ninja >/dev/null && [ ! -f "$out/Makefile" ] && args+=(-G Ninja)
+cmake "${args[@]}"
+cmake --build "$out" -j "$(nproc 2>/dev/null || echo 4)" --target gpu_programs
+for p in course_bench bench_gpu; do
+  [ -x "$out/gpu/$p" ] && echo "gpu/build.sh: $out/gpu/$p"
 done
-nvcc "${flags[@]}" "$root/gpu/course_bench.cu" "${objs[@]}" -lcublas -o "$out/course_bench"
-echo "gpu/build.sh: $out/course_bench"
-if [ -f /usr/include/benchmark/benchmark.h ] || [ -n "${BENCHMARK_PREFIX:-}" ]; then
-  extra=()
-  [ -n "${BENCHMARK_PREFIX:-}" ] && extra=(-I"$BENCHMARK_PREFIX/include" -L"$BENCHMARK_PREFIX/lib")
-  nvcc "${flags[@]}" "${extra[@]}" "$root/gpu/bench_gpu.cu" "${objs[@]}" -lbenchmark -lcublas \
-    -o "$out/bench_gpu"
-  echo "gpu/build.sh: $out/bench_gpu"
-fi
+exit 0

@@ -25,14 +25,16 @@ chmod 755 /opt /opt/deps
 B=/tmp/cb-course
 start=$(date +%s)
 cmake -S "$ROOT" -B $B -G Ninja -DCOURSE_BUILD_TESTS=OFF -DCOURSE_BUILD_BENCH=OFF \
-  -DCOURSE_CUDA_ARCH=90 >"$OUT/build.txt" 2>&1 &&
-  cmake --build $B -j16 --target grade grade_worker >>"$OUT/build.txt" 2>&1 || {
+  >"$OUT/build.txt" 2>&1 &&
+  cmake --build $B -j16 --target grade grade_worker course-registry >>"$OUT/build.txt" 2>&1 || {
   tail -30 "$OUT/build.txt"; exit 1; }
 echo "build: $(( $(date +%s) - start )) s"
+# The registry's nvcc flags (what the GPU grader builds kernels with).
+mapfile -t NVCC_FLAGS < <($B/bin/course-registry nvcc-flags)
 chmod -R o+rX $B
 if has_part ncu; then
   # Can ncu read counters inside the sandbox the grader uses for it (root, CAP_SYS_ADMIN only)?
-  nvcc -arch=sm_90 -lineinfo -o /tmp/bad "$ROOT/tests/gpu-fixtures/bad_kernels.cu"
+  nvcc "${NVCC_FLAGS[@]}" -o /tmp/bad "$ROOT/tests/gpu-fixtures/bad_kernels.cu"
   DEVS=""; for n in /dev/nvidia* /dev/nvidia-caps/*; do [ -c $n ] && DEVS="$DEVS --dev-bind $n $n"; done
   NCU=$(command -v ncu)
   mkdir -p /tmp/ncu-home && chmod 777 /tmp/ncu-home
@@ -49,7 +51,7 @@ fi
 if has_part solutions || has_part fixtures; then
   # The parsers' fixtures: each sanitizer on its known-bad kernel, ncu's source page.
   F=/tmp/fixtures; rm -rf $F; mkdir -p $F
-  nvcc -arch=sm_90 -lineinfo -o /tmp/bad "$ROOT/tests/gpu-fixtures/bad_kernels.cu"
+  nvcc "${NVCC_FLAGS[@]}" -o /tmp/bad "$ROOT/tests/gpu-fixtures/bad_kernels.cu"
   for pair in memcheck:oob memcheck:misaligned racecheck:race initcheck:uninit \
               synccheck:divergent memcheck:atomics; do
     compute-sanitizer --tool ${pair%%:*} --print-limit 5 /tmp/bad ${pair##*:} \

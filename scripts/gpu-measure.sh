@@ -13,11 +13,11 @@ mkdir -p "$OUT"
 gb=/tmp/course-gpu
 { date -u; nvidia-smi; nvcc --version; ncu --version; compute-sanitizer --version; } >"$OUT/env.txt" 2>&1
 echo "== build" | tee "$OUT/summary.txt"
-if ! gpu/build.sh "$gb" 90 >"$OUT/build.log" 2>&1; then
+if ! gpu/build.sh "$gb" >"$OUT/build.log" 2>&1; then
   tail -30 "$OUT/build.log"
   exit 1
 fi
-bin="$gb/course_bench"
+bin="$gb/gpu/course_bench"
 echo "== timing (3 runs)"
 : >"$OUT/timing.txt"
 for run in 1 2 3; do

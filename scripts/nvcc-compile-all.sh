@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Compiles every .cu file of the repo with nvcc for the GPU (compile only, no GPU needed), one
-# per core at a time.
-#   scripts/nvcc-compile-all.sh [ARCH]      ARCH defaults to 90 (H100/H200)
+# per core at a time, with the registry's nvcc flags (`course-registry nvcc-flags ARCH`: the flags
+# the GPU grader and benchmarks use).
+#   scripts/nvcc-compile-all.sh [ARCH]      ARCH defaults to the registry's (the H200's)
+# COURSE_REGISTRY names course-registry (default build/bin/course-registry; `make build` makes it).
 # Files under tests/corpus/bad/ are meant to misbehave at run time, not to fail compiling, so they
 # are compiled too; paths containing ".nocompile" are deliberately broken and skipped, and so is
 # the student corpus (tests/students: test data that GPU-mode grading compiles itself) and the
@@ -10,21 +12,27 @@
 # banksim's test passes -I for it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-arch="${1:-90}"
 if ! command -v nvcc >/dev/null; then
   echo "nvcc-compile-all: nvcc not found; skipping the GPU compile check" >&2
   exit 0
 fi
+registry="${COURSE_REGISTRY:-build/bin/course-registry}"
+if [ ! -x "$registry" ]; then
+  echo "nvcc-compile-all: $registry not found: build it first (cmake --build build --target course-registry)" >&2
+  exit 2
+fi
+flags=$("$registry" nvcc-flags ${1:+"$1"} | tr '\n' ' ')
+arch=$(sed -n 's/.*-arch=sm_\([0-9a-z]*\).*/\1/p' <<<"$flags")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 { git ls-files '*.cu' 2>/dev/null || find . -name '*.cu' -not -path './build/*'; } |
   grep -v -e '\.nocompile' -e '^tests/students/' -e '^tests/everyday/' >"$out/files"
 n=$(wc -l <"$out/files")
-export arch out
+export arch out flags
 # Each file in its own object and error log; a failure is reported with the compiler's output.
 xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} bash -c '
   f="{}"; o="$out/$(echo "$f" | tr / _)"
-  nvcc -arch=sm_"$arch" -std=c++17 -Ibanksim/include -Igpu -Igpu/include -Iregistry/include \
+  nvcc $flags -Ibanksim/include -Igpu -Igpu/include -Iregistry/include \
     -Igrader/include -Itests/corpus/includes -c "$f" -o "$o.o" 2>"$o.err" || { echo "$f" >>"$out/failed"; }' <"$out/files"
 failed=0
 if [ -f "$out/failed" ]; then
