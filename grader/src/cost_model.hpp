@@ -27,8 +27,8 @@ struct CostModel {
   /// A warp shuffle (SHFL) with the select and index arithmetic around it, in wavefronts: SHFL
   /// issues at one warp per clock per SM, like a wavefront; fitted on the H200 to a variant that
   /// trades exercise 03's shared reads for shuffles (tests/students/03/shuffle_window.cu: 1.07x
-  /// the baseline timed, measurements/gpu-grading/2026-12-03-grading-policy; the model's ratio for it,
-  /// 1.24x, is then the solution's model/GPU factor 1.79/1.56 times 1.07x).
+  /// the baseline timed, measurements/gpu-grading/2026-12-03-grading-policy; the model's ratio for
+  /// it, 1.24x, is then the solution's model/GPU factor 1.79/1.56 times 1.07x).
   static constexpr double kShuffle = 1.5;
 };
 

@@ -2,9 +2,10 @@
 //
 // Thresholds. GPU mode times the kernels at gpu_timing_size against the exercise's reference (its
 // baseline, or a ceiling: cudaMemcpy, cuBLAS); each H200 row is set with margin below the worst of
-// three H200 runs (measurements/calibration/2026-12-01-h200-thresholds/README.md, scripts/gpu-measure.sh).
-// CPU mode's speed gate is the cost model's ratio at sizes[0] (grader/src/cost_model.hpp), set to
-// mirror the GPU gate: the reference's modelled ratio x (GPU threshold / GPU ratio measured).
+// three H200 runs (measurements/calibration/2026-12-01-h200-thresholds/README.md,
+// scripts/gpu-measure.sh). CPU mode's speed gate is the cost model's ratio at sizes[0]
+// (grader/src/cost_model.hpp), set to mirror the GPU gate: the reference's modelled ratio x (GPU
+// threshold / GPU ratio measured).
 #include "course/registry.hpp"
 
 #include <algorithm>
@@ -234,9 +235,9 @@ ExerciseSpec ex02() {  // the solution makes 16.5x fewer wavefronts than the bas
   e.thresholds.cpu_min_cost_ratio = 1.9;           // model 2.31x; H200 1.80x vs gate 1.5
   e.thresholds.max_store_sectors_per_ideal = 2.0;  // coalesced stores: 1.0x the ideal
   e.thresholds.reference = SpeedReference::kBaseline;
-  e.thresholds.gpu = {
-      {"NVIDIA H200", 1.5,
-       "measurements/calibration/2026-12-01-h200-thresholds: 1.801-1.806x (baseline / solution, 3 runs)"}};
+  e.thresholds.gpu = {{"NVIDIA H200", 1.5,
+                       "measurements/calibration/2026-12-01-h200-thresholds: 1.801-1.806x "
+                       "(baseline / solution, 3 runs)"}};
   e.conflict_hint =
       "a column of the tile lies in one bank: change the tile's row length so that consecutive "
       "rows start in different banks (lesson 04), or permute the columns per row (lesson 06)";
@@ -302,7 +303,8 @@ ExerciseSpec ex03() {  // the solution makes 1.9x fewer wavefronts than the inte
   e.bench_size = n_size((1 << 26) + 31);
   e.thresholds.cpu_min_cost_ratio = 1.45;  // model 1.79x; H200 1.567x vs gate 1.3
   e.thresholds.reference = SpeedReference::kBaseline;
-  e.thresholds.gpu = {{"NVIDIA H200", 1.3, "measurements/calibration/2026-12-01-h200-thresholds: 1.566-1.567x"}};
+  e.thresholds.gpu = {
+      {"NVIDIA H200", 1.3, "measurements/calibration/2026-12-01-h200-thresholds: 1.566-1.567x"}};
   e.conflict_hint =
       "neighbouring lanes read words 2 apart (numbers interleaved, one part read at a time): "
       "stage the numbers so that the words one warp reads are consecutive";
@@ -355,7 +357,8 @@ ExerciseSpec ex04() {  // the solution makes 16.5x fewer wavefronts than tile[32
   e.thresholds.cpu_min_cost_ratio = 1.9;           // model 2.31x; H200 2.18x vs gate 1.8
   e.thresholds.max_store_sectors_per_ideal = 2.0;  // coalesced stores: 1.0x the ideal
   e.thresholds.reference = SpeedReference::kBaseline;
-  e.thresholds.gpu = {{"NVIDIA H200", 1.8, "measurements/calibration/2026-12-01-h200-thresholds: 2.173-2.188x"}};
+  e.thresholds.gpu = {
+      {"NVIDIA H200", 1.8, "measurements/calibration/2026-12-01-h200-thresholds: 2.173-2.188x"}};
   e.conflict_hint =
       "the tile's column read hits one bank: change the row length so that the 32 rows of a "
       "column start in 32 different banks (the pitch rule of this lesson)";
@@ -406,7 +409,8 @@ ExerciseSpec ex05() {  // the solution makes 16.0x fewer wavefronts than the unp
   e.thresholds.cpu_min_cost_ratio_clang = 11.2;
   e.thresholds.max_load_requests_vs_baseline = 2.0;  // A and B staged: 1.0x the baseline
   e.thresholds.reference = SpeedReference::kBaseline;
-  e.thresholds.gpu = {{"NVIDIA H200", 4.0, "measurements/calibration/2026-12-01-h200-thresholds: 5.120-5.125x"}};
+  e.thresholds.gpu = {
+      {"NVIDIA H200", 4.0, "measurements/calibration/2026-12-01-h200-thresholds: 5.120-5.125x"}};
   e.conflict_hint =
       "the B tile is read down a column (one bank for the whole warp): give its rows a length "
       "that spreads a column over the 32 banks; A's broadcast read needs no change";
@@ -442,9 +446,10 @@ ExerciseSpec ex06() {  // the solution makes 4.5x fewer wavefronts than the unsw
       1.08;  // model 1.14x; H200: the gate asks 0.84/0.887 of the solution's speed
   e.thresholds.max_store_sectors_per_ideal = 2.0;  // coalesced stores: 1.0x the ideal
   e.thresholds.reference = SpeedReference::kMemcpy;
-  e.thresholds.gpu = {{"NVIDIA H200", 0.84,
-                       "measurements/calibration/2026-12-01-h200-thresholds: solution 88.6-88.7% of cudaMemcpy, "
-                       "baseline 79.3-79.9%"}};
+  e.thresholds.gpu = {
+      {"NVIDIA H200", 0.84,
+       "measurements/calibration/2026-12-01-h200-thresholds: solution 88.6-88.7% of cudaMemcpy, "
+       "baseline 79.3-79.9%"}};
   e.conflict_hint =
       "the 8 lanes of a phase read one column of 16-byte chunks, all in the same 4 banks: "
       "permute each row's chunks by a function of the row, the same on the store and the load";
@@ -479,7 +484,8 @@ ExerciseSpec ex07() {  // the solution makes 8.5x fewer wavefronts than double t
   e.thresholds.cpu_min_cost_ratio = 1.23;          // model 1.37x; H200 1.333x vs gate 1.2
   e.thresholds.max_store_sectors_per_ideal = 2.0;  // coalesced stores: 1.0x the ideal
   e.thresholds.reference = SpeedReference::kBaseline;
-  e.thresholds.gpu = {{"NVIDIA H200", 1.2, "measurements/calibration/2026-12-01-h200-thresholds: 1.332-1.334x"}};
+  e.thresholds.gpu = {
+      {"NVIDIA H200", 1.2, "measurements/calibration/2026-12-01-h200-thresholds: 1.332-1.334x"}};
   e.conflict_hint =
       "a half-warp's column read of doubles hits the same two banks: change the row length so "
       "that 16 consecutive rows start on 16 different bank pairs";
@@ -539,9 +545,10 @@ ExerciseSpec ex08() {  // stretch: the solution makes 1.08x fewer wavefronts (on
   e.points = Points{0, 0, 0, 90, 10, 0};
   e.thresholds.max_load_requests_vs_baseline = 2.0;  // A and B staged: 1.0x the baseline
   e.thresholds.reference = SpeedReference::kSgemm;
-  e.thresholds.gpu = {{"NVIDIA H200", 0.5,
-                       "measurements/calibration/2026-12-01-h200-thresholds: solution 76.8-76.9% of cuBLAS, "
-                       "baseline 75.4-75.6%"}};
+  e.thresholds.gpu = {
+      {"NVIDIA H200", 0.5,
+       "measurements/calibration/2026-12-01-h200-thresholds: solution 76.8-76.9% of cuBLAS, "
+       "baseline 75.4-75.6%"}};
   e.conflict_hint =
       "the transposing stores are 2-way (odd and even lanes on one bank): change the tiles' row "
       "length so the odd lanes' rows start 16 banks over, keeping every row 16-byte aligned";

@@ -217,9 +217,8 @@ Json kernel_json(const course::KernelRef& k) {
 }
 
 Json points_json(const course::Points& p) {
-  return {{"builds", p.builds},           {"correct", p.correct},
-          {"no_problems", p.no_problems}, {"conflicts", p.conflicts},
-          {"speed", p.speed},             {"uses_shared", p.uses_shared},
+  return {{"builds", p.builds},       {"correct", p.correct}, {"no_problems", p.no_problems},
+          {"conflicts", p.conflicts}, {"speed", p.speed},     {"uses_shared", p.uses_shared},
           {"total", p.total()}};
 }
 

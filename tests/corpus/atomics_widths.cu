@@ -1,6 +1,6 @@
 // atomics_widths.cu - shared atomics (docs/bank-rules.md R6, numbers measured on the H200 with
-// ncu: measurements/fidelity/2026-11-30-h200-atomics/), lanes of one call site using different widths,
-// and misaligned accesses. Lines under test are found by their "// @marker" comments.
+// ncu: measurements/fidelity/2026-11-30-h200-atomics/), lanes of one call site using different
+// widths, and misaligned accesses. Lines under test are found by their "// @marker" comments.
 
 // pattern: 0 s[lane], 1 s[0], 2 s[2*lane], 3 s[32*lane] (64-bit: s[16*lane]), 4 s[lane/2]
 __device__ inline int atom_index(int lane, int pattern, int one_bank) {
