@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <functional>
+#include <random>
+#include <string>
 
 #include "course/registry.hpp"
 #include "grader/judge.hpp"
@@ -38,8 +40,32 @@ class FakeBackend : public grader::Backend {
   std::string gpu_;
 };
 
-const course::ExerciseSpec& ex04() {
-  return *course::find_exercise("04");
+course::Size n_size(long long n) {
+  return course::Size{"n=" + std::to_string(n), n, 0, 0};
+}
+
+/// The exercise the judge grades here: exercise 04 (its files, kernels, workload, gates and
+/// thresholds) at tiny sizes, so that inputs and the CPU reference take microseconds, not the
+/// seconds of the real timing size (4096 x 4096). The judge does not depend on the sizes.
+const course::ExerciseSpec& tiny() {
+  static const course::ExerciseSpec spec = [] {
+    course::ExerciseSpec e = *course::find_exercise("04");
+    e.sizes = {n_size(64), n_size(45), n_size(33)};
+    e.random_size = [](std::mt19937_64& rng) {
+      return n_size(std::uniform_int_distribution<long long>(1, 80)(rng));
+    };
+    e.random_sizes = 2;
+    e.gpu_timing_size = n_size(96);
+    e.bench_size = n_size(96);
+    return e;
+  }();
+  return spec;
+}
+
+/// Bytes of one n x n float buffer at sizes[0] (the first, measured size).
+std::size_t sizes0_bytes() {
+  const long long n = tiny().sizes[0].n;
+  return static_cast<std::size_t>(4 * n * n);
 }
 
 proto::Site site(int line, std::uint64_t requests, std::uint64_t wavefronts, const char* op) {
@@ -68,7 +94,7 @@ WorkerOutcome worker(const WorkerJob& job, std::vector<proto::Site> student_site
     r.buffers = job.inputs[k];
     // The size is not in the job: n x n floats (the judge also draws sizes with its seed).
     const auto n = std::llround(std::sqrt(static_cast<double>(r.buffers[0].size()) / 4.0));
-    ex04().workload.reference(course::Size{"", n, 0, 0}, r.buffers);
+    tiny().workload.reference(course::Size{"", n, 0, 0}, r.buffers);
     r.sites = baseline ? std::vector<proto::Site>{site(32, 128, 4096, "load"),
                                                   site(25, 128, 128, "store")}
                        : student_sites;
@@ -93,7 +119,7 @@ grader::Capabilities gpu() {
   return c;
 }
 
-grader::ExerciseResult judge(const grader::Backend& b, const course::ExerciseSpec& spec = ex04()) {
+grader::ExerciseResult judge(const grader::Backend& b, const course::ExerciseSpec& spec = tiny()) {
   grader::JudgeOptions o;
   o.seed = 5;
   o.work_dir = fs::temp_directory_path() / "test-judge";
@@ -152,7 +178,7 @@ TEST_CASE("judge: wrong output fails correct, and the later gates wait for it", 
   });
   const auto r = judge(b);
   CHECK_FALSE(r.gate("correct")->passed);
-  CHECK(r.gate("correct")->reason.find("1 of 262144 elements of `out` are wrong; the first is "
+  CHECK(r.gate("correct")->reason.find("1 of 4096 elements of `out` are wrong; the first is "
                                        "out[1]") != std::string::npos);
   CHECK(r.gate("conflicts")->skipped);
   CHECK(r.gate("speed")->skipped);
@@ -169,11 +195,11 @@ TEST_CASE("judge: a race fails no_problems with its lines", "[judge]") {
   CHECK_FALSE(r.gate("no_problems")->passed);
   CHECK(r.gate("no_problems")
             ->reason.find(
-                "n=512: transpose.cu:21: race: read after write (other access: line 14)") == 0);
+                "n=64: transpose.cu:21: race: read after write (other access: line 14)") == 0);
   // Wrong code fails the exercise past its build points, even with the right output.
   CHECK_FALSE(r.gate("correct")->passed);
   CHECK(r.gate("correct")->reason.find("race: read after write") != std::string::npos);
-  CHECK(r.score() == ex04().points.builds);
+  CHECK(r.score() == tiny().points.builds);
 }
 
 TEST_CASE("judge: the first cause is named first (a divergent barrier before its races)",
@@ -207,8 +233,8 @@ TEST_CASE("judge: with GPU capabilities the speed gate times and counters get th
     const auto r = judge(b);
     CHECK(r.gate("conflicts")->passed);
     CHECK(r.gate("speed")->passed);
-    CHECK(r.gate("speed")->reason.find("timed on the GPU at n=4096: 2.00x faster") == 0);
-    CHECK(r.gate("correct")->reason.find("and n=4096 timed") != std::string::npos);
+    CHECK(r.gate("speed")->reason.find("timed on the GPU at n=96: 2.00x faster") == 0);
+    CHECK(r.gate("correct")->reason.find("and n=96 timed") != std::string::npos);
     CHECK(r.timed);
   }
   SECTION("1.33x faster fails it, and says what it needs") {
@@ -231,7 +257,7 @@ TEST_CASE("judge: on a GPU, a kernel that skips work at the timed size is not co
   });
   const auto r = judge(b);
   CHECK_FALSE(r.gate("correct")->passed);
-  CHECK(r.gate("correct")->reason.find("n=4096: ") == 0);
+  CHECK(r.gate("correct")->reason.find("n=96: ") == 0);
   CHECK(r.gate("correct")->reason.find("compared with the baseline's output on the GPU") !=
         std::string::npos);
 }
@@ -256,7 +282,7 @@ TEST_CASE("judge: on a GPU, counters are read at every size, so a pad for one si
   });
   const auto r = judge(b);
   CHECK(profile_jobs == 1);
-  CHECK(profiled_runs == ex04().sizes.size() + static_cast<std::size_t>(ex04().random_sizes));
+  CHECK(profiled_runs == tiny().sizes.size() + static_cast<std::size_t>(tiny().random_sizes));
   CHECK_FALSE(r.gate("conflicts")->passed);
   CHECK(r.gate("conflicts")->reason.find("32-way") != std::string::npos);
 }
@@ -277,10 +303,10 @@ TEST_CASE("judge: on a GPU, the sanitizers see every size in one job and keep th
   });
   const auto r = judge(b);
   CHECK(sanitize_jobs == 1);
-  CHECK(sizes_seen == ex04().sizes.size() + static_cast<std::size_t>(ex04().random_sizes));
+  CHECK(sizes_seen == tiny().sizes.size() + static_cast<std::size_t>(tiny().random_sizes));
   CHECK_FALSE(r.gate("no_problems")->passed);
   CHECK(r.gate("no_problems")->reason.find("racecheck") != std::string::npos);
-  CHECK(r.score() == ex04().points.builds);
+  CHECK(r.score() == tiny().points.builds);
 }
 
 TEST_CASE("judge: on a GPU, a kernel that stops the GPU gets memcheck to name the access",
@@ -288,7 +314,7 @@ TEST_CASE("judge: on a GPU, a kernel that stops the GPU gets memcheck to name th
   int diagnose_jobs = 0, profiled = 0;
   const FakeBackend b(gpu(), [&](const WorkerJob& j) {
     WorkerOutcome w = worker(j, {site(0, 128, 128, "load"), site(0, 128, 128, "store")}, 1.0);
-    const bool edge = j.request.runs.size() == 1 && j.inputs[0][0].size() != 4u * 512 * 512;
+    const bool edge = j.request.runs.size() == 1 && j.inputs[0][0].size() != sizes0_bytes();
     if (j.sanitize || edge) {
       // The GPU stopped ("an illegal memory access"): the runs carry no result.
       w.exit_status = 1;
@@ -311,7 +337,7 @@ TEST_CASE("judge: on a GPU, a kernel that stops the GPU gets memcheck to name th
             ->reason.find("transpose.cu:24: out_of_bounds: compute-sanitizer memcheck") !=
         std::string::npos);
   CHECK(r.gate("correct")->reason.find("memcheck") != std::string::npos);
-  CHECK(r.score() == ex04().points.builds);
+  CHECK(r.score() == tiny().points.builds);
 }
 
 TEST_CASE("judge: on a GPU, a hang gets no sanitizer run", "[judge]") {
@@ -319,7 +345,7 @@ TEST_CASE("judge: on a GPU, a hang gets no sanitizer run", "[judge]") {
   const FakeBackend b(gpu(), [&](const WorkerJob& j) {
     WorkerOutcome w = worker(j, {site(0, 128, 128, "load"), site(0, 128, 128, "store")}, 1.0);
     sanitize_jobs += j.sanitize ? 1 : 0;
-    if (j.request.runs.size() == 1 && j.inputs[0][0].size() != 4u * 512 * 512) {
+    if (j.request.runs.size() == 1 && j.inputs[0][0].size() != sizes0_bytes()) {
       w.exit_status = 137;
       w.timed_out = true;
       for (auto& run : w.report.runs) run.completed = false;
@@ -375,7 +401,7 @@ TEST_CASE("judge: the cost model charges uncoalesced global accesses (a strided 
   CHECK(r.score() == 0);
   // Without that check (an instructor's policy: max_store_sectors_per_ideal = 0) the cost model
   // still charges the strided stores.
-  course::ExerciseSpec spec = ex04();
+  course::ExerciseSpec spec = tiny();
   spec.thresholds.max_store_sectors_per_ideal = 0;
   r = judge(b, spec);
   const auto* speed = r.gate("speed");
@@ -437,7 +463,7 @@ TEST_CASE("reports: Gradescope and JUnit carry every gate", "[judge][report]") {
 
 TEST_CASE("reports: Gradescope hides the secret sizes until the due date", "[judge][report]") {
   grader::ExerciseResult e;
-  e.spec = &ex04();
+  e.spec = &tiny();
   e.secret_sizes = {"n=19", "n=7"};
   e.kernel_ms = 0.25;
   grader::Gate g;
