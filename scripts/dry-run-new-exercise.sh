@@ -115,6 +115,9 @@ ExerciseSpec ex_dry_run() {
   e.thresholds.cpu_min_cost_ratio = 1.9;
   e.thresholds.gpu = {{"NVIDIA H200", 1.8, "a dry run: not measured"}};
   e.conflict_hint = "pad the tile";
+  e.hints = {"Which access of the tile reads a column?",
+             "tile[tx][ty + j] is word 32 tx + ty + j: all 32 lanes in one bank.",
+             "Only the tile's declaration changes: its row length."};
   return e;
 }
 
