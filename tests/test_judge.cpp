@@ -40,6 +40,11 @@ class FakeBackend : public grader::Backend {
   std::string gpu_;
 };
 
+/// Exercise 04 as the registry has it (its real sizes: for tests that need them).
+const course::ExerciseSpec& ex04() {
+  return *course::find_exercise("04");
+}
+
 course::Size n_size(long long n) {
   return course::Size{"n=" + std::to_string(n), n, 0, 0};
 }
@@ -49,7 +54,7 @@ course::Size n_size(long long n) {
 /// seconds of the real timing size (4096 x 4096). The judge does not depend on the sizes.
 const course::ExerciseSpec& tiny() {
   static const course::ExerciseSpec spec = [] {
-    course::ExerciseSpec e = *course::find_exercise("04");
+    course::ExerciseSpec e = ex04();
     e.sizes = {n_size(64), n_size(45), n_size(33)};
     e.random_size = [](std::mt19937_64& rng) {
       return n_size(std::uniform_int_distribution<long long>(1, 80)(rng));

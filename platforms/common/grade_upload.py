@@ -4,7 +4,7 @@
   grade_upload.py --platform gradescope|prairielearn --upload DIR --results FILE
                   [--course DIR] [--grade PATH] [--mode cpu|gpu] [--timeout SECONDS]
 
-The upload may be loose files (transpose.cu, gemm_abt.cu ...), zips of NN-slug/ folders, a whole
+The upload may be loose files (each exercise's file by its name), zips of NN-slug/ folders, a whole
 copy of exercises/ or of the repository, or any mix: each exercise's file is taken from the
 upload by its name, preferring one inside its NN-slug/ folder. Zips are read member by member
 (regular files only, no absolute or .. paths, size caps); symbolic links in the upload are
