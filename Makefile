@@ -50,7 +50,11 @@
 #                        README's make grade and make test in the same root
 #   make platform-container  (root, ~8 min) the Dockerfile built with podman from a local
 #                        Debian 12 base; make grade (skeletons, solutions 800/800) and make docs in it
-#   make test            build everything and run the whole test suite (CTest)
+#   make test            build everything and run the whole test suite (CTest), as CI does
+#   make check           build everything and run the fast tiers only (CTest labels unit and
+#                        banksim: minutes), for the edit-compile-test loop. One tier:
+#                        `ctest --test-dir build -L TIER` (unit, banksim, grader-e2e, sandbox,
+#                        docs, platform)
 #   make test-catch2-v3  (minutes) the same suite built against Catch2 v3 (Ubuntu 24.04, Debian
 #                        13), fetched from Debian 13's source package into build/catch2-v3/
 #   make build           configure + build everything (tests and benchmarks included)
@@ -60,12 +64,14 @@
 #                        time; WIDTHS=clang for clang's access widths) and a warm re-grade of one
 #   make lint            clang-tidy over the C++ sources
 #   make format          reformat the sources with clang-format
-# Variables: BUILD_DIR (default build), JOBS (parallel build/test jobs).
+# Variables: BUILD_DIR (default build), JOBS (parallel build/test jobs), PRESET (the
+# CMakePresets.json configure and test preset: default; CI runs ci).
 BUILD_DIR ?= build
+PRESET ?= default
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build test bench bench-class grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container platform-gradescope platform-prairielearn test-catch2-v3 docs-check docs-serve explorer deps-test deps-build deps-grade deps-docs deps-bench
+.PHONY: all build test check bench bench-class grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container platform-gradescope platform-prairielearn test-catch2-v3 docs-check docs-serve explorer deps-test deps-build deps-grade deps-docs deps-bench
 
 all: build
 
@@ -81,17 +87,18 @@ deps-grade:
 $(BUILD_DIR)/build.ninja:
 	@mkdir -p $(BUILD_DIR)/logs
 	@echo "configuring $(BUILD_DIR)/ with CMake (log: $(BUILD_DIR)/logs/configure.log)"
-	@cmake -S . -B $(BUILD_DIR) -G Ninja $(FIRST_CONFIGURE_FLAGS) $(CMAKE_FLAGS) \
+	@cmake --preset $(PRESET) -B $(BUILD_DIR) $(FIRST_CONFIGURE_FLAGS) $(CMAKE_FLAGS) \
 	  >$(BUILD_DIR)/logs/configure.log 2>&1 || { cat $(BUILD_DIR)/logs/configure.log; exit 1; }
 
 build: deps-build $(BUILD_DIR)/build.ninja
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
-test: deps-test $(BUILD_DIR)/build.ninja
-	@cmake -S . -B $(BUILD_DIR) -DCOURSE_REQUIRE_TEST_DEPS=ON >$(BUILD_DIR)/logs/configure.log 2>&1 || \
-	  { cat $(BUILD_DIR)/logs/configure.log; exit 1; }
+# make test: every tier; make check: the fast ones (the test presets of CMakePresets.json).
+test check: deps-test $(BUILD_DIR)/build.ninja
+	@cmake --preset $(PRESET) -B $(BUILD_DIR) -DCOURSE_REQUIRE_TEST_DEPS=ON $(CMAKE_FLAGS) \
+	  >$(BUILD_DIR)/logs/configure.log 2>&1 || { cat $(BUILD_DIR)/logs/configure.log; exit 1; }
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
-	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	@ctest --preset $(if $(filter check,$@),check,$(PRESET)) --test-dir $(BUILD_DIR) -j $(JOBS)
 
 GRADE_ARGS = $(if $(SUBMISSION),--submission $(SUBMISSION)) \
              $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS)) \
@@ -152,7 +159,8 @@ docs-check: docs
 	@scripts/check-docs-browser.sh $(BUILD_DIR)/docs/html $(BUILD_DIR)/docs-check
 
 bench: deps-bench $(BUILD_DIR)/build.ninja
-	@cmake -S . -B $(BUILD_DIR) -DCOURSE_REQUIRE_TEST_DEPS=ON >$(BUILD_DIR)/logs/configure.log 2>&1 || \
+	@cmake --preset $(PRESET) -B $(BUILD_DIR) -DCOURSE_REQUIRE_TEST_DEPS=ON $(CMAKE_FLAGS) \
+	  >$(BUILD_DIR)/logs/configure.log 2>&1 || \
 	  { cat $(BUILD_DIR)/logs/configure.log; exit 1; }
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target bench_banksim
 	@mkdir -p $(BUILD_DIR)/bench
