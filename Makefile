@@ -95,6 +95,7 @@ build: deps-build $(BUILD_DIR)/build.ninja
 
 # make test: every tier; make check: the fast ones (the test presets of CMakePresets.json).
 test check: deps-test $(BUILD_DIR)/build.ninja
+	@mkdir -p $(BUILD_DIR)/logs
 	@cmake --preset $(PRESET) -B $(BUILD_DIR) -DCOURSE_REQUIRE_TEST_DEPS=ON $(CMAKE_FLAGS) \
 	  >$(BUILD_DIR)/logs/configure.log 2>&1 || { cat $(BUILD_DIR)/logs/configure.log; exit 1; }
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
@@ -159,6 +160,7 @@ docs-check: docs
 	@scripts/check-docs-browser.sh $(BUILD_DIR)/docs/html $(BUILD_DIR)/docs-check
 
 bench: deps-bench $(BUILD_DIR)/build.ninja
+	@mkdir -p $(BUILD_DIR)/logs
 	@cmake --preset $(PRESET) -B $(BUILD_DIR) -DCOURSE_REQUIRE_TEST_DEPS=ON $(CMAKE_FLAGS) \
 	  >$(BUILD_DIR)/logs/configure.log 2>&1 || \
 	  { cat $(BUILD_DIR)/logs/configure.log; exit 1; }
