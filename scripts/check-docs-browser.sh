@@ -18,6 +18,8 @@
 # Screenshots of the front page, lessons 02, 06 and 08, the exercises page and the explorer at
 # both widths go to OUT_DIR/shots/.
 #   [DOCS_CHECK_PAGES="a.html ..."] scripts/check-docs-browser.sh HTML_DIR OUT_DIR
+# Over 600 lines on purpose: one headless-Chromium session checks every page, and each check's
+# script sits beside its message.
 set -euo pipefail
 html=$(realpath "${1:?usage: check-docs-browser.sh HTML_DIR OUT_DIR}")
 out=$(realpath -m "${2:?usage: check-docs-browser.sh HTML_DIR OUT_DIR}")

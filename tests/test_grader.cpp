@@ -2,6 +2,8 @@
 // the untouched skeletons get no correctness points, every known-bad submission of
 // tests/submissions/ gets the right verdict with a clear reason, and the report formats and class
 // mode work. Each case runs the real grader in CPU mode with a fixed seed.
+// Over 600 lines on purpose: one program for the grader end to end, its cases sharing the helpers
+// that lay out submissions and run the grade command.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>

@@ -1,6 +1,8 @@
 // gates.cpp - the gates of an exercise, one small function each, and the table that orders them
 // (docs/design.md, "How an exercise is graded"). Each reads the Evidence the judge collected and
 // the verdicts of the gates before it.
+// Over 600 lines on purpose: every gate and the one table that orders them, in one place, so that
+// the order of judging and the evidence each gate reads are read together.
 #include <fmt/format.h>
 
 #include <algorithm>

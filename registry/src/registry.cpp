@@ -1,4 +1,6 @@
 // registry.cpp - the table of exercises and lesson demos (see course/registry.hpp).
+// Over 600 lines on purpose: the course's one table of facts, one function per exercise and the
+// demos; adding an exercise adds one function, and nothing else holds these facts.
 //
 // Thresholds. GPU mode times the kernels at gpu_timing_size against the exercise's reference (its
 // baseline, or a ceiling: cudaMemcpy, cuBLAS); each H200 row is set with margin below the worst of
