@@ -52,11 +52,13 @@ def run(exe, env, filt, reps):
                         "--benchmark_report_aggregates_only=true", "--benchmark_format=json"],
                        cwd=os.path.dirname(os.path.dirname(os.path.dirname(exe))),
                        env={**os.environ, **env}, capture_output=True, text=True, check=True)
-    out = {}
+    out, single = {}, {}
     for b in json.loads(p.stdout)["benchmarks"]:
         if b.get("aggregate_name") == "median":
             out[b["run_name"]] = value(b)
-    return out
+        elif b.get("run_type") == "iteration":
+            single[b["run_name"]] = value(b)
+    return out or single  # one repetition: Google Benchmark reports no aggregates
 
 
 def main():
