@@ -736,7 +736,8 @@ ExerciseSpec ex10() {  // the solution makes 2.3x fewer atomic wavefronts on ske
 void fill_eighths(std::vector<unsigned char>& bytes, std::mt19937_64& rng) {
   std::uniform_int_distribution<int> d(-8, 8);
   float* p = as<float>(bytes);
-  for (std::size_t i = 0; i < bytes.size() / sizeof(float); ++i) p[i] = d(rng) / 8.0f;
+  for (std::size_t i = 0; i < bytes.size() / sizeof(float); ++i)
+    p[i] = static_cast<float>(d(rng)) / 8.0f;
 }
 
 ExerciseSpec ex11() {  // the solution makes 4.5x fewer shared wavefronts than the baseline
