@@ -775,10 +775,11 @@ ExerciseSpec ex11() {  // the solution makes 4.5x fewer shared wavefronts than t
   e.random_sizes = 1;
   e.gpu_timing_size = mnk_size(4096, 4096, 4096);
   e.bench_size = e.gpu_timing_size;
-  e.thresholds.cpu_min_cost_ratio = 2.0;
+  // Model 1.24x; on the H200 the gate asks 2.2 of the measured 2.59x: 1.24 x 2.2 / 2.59 = 1.05.
+  e.thresholds.cpu_min_cost_ratio = 1.05;
   e.thresholds.max_load_requests_vs_baseline = 2.0;  // A and B staged: 1.0x the baseline
   e.thresholds.reference = SpeedReference::kBaseline;
-  e.thresholds.gpu = {{"NVIDIA H200", 2.0,
+  e.thresholds.gpu = {{"NVIDIA H200", 2.2,
                        "measurements/lessons/2026-12-03-tensor-core-tiles: solution 2.59x the "
                        "baseline at 4096^3 (one run)"}};
   e.conflict_hint =

@@ -51,9 +51,25 @@ read_tile_untraced(unsigned short* out, const unsigned short* p, unsigned ldm) {
     for (unsigned c = 0; c < 16; ++c) out[r * 16 + c] = p[static_cast<std::size_t>(r) * ldm + c];
 }
 
-/// A 16-byte copy the bank model sees as one access (a clang vector of 4 ints, as uint4).
+/// 16 and 8 bytes read as one access each; typed with alignment 1 so that a misaligned row
+/// (an ldm that is not a multiple of 8 halves) is reported as banksim's "misaligned" problem,
+/// as the GPU stops with "misaligned address", instead of faulting on the CPU.
+typedef unsigned int unaligned_u32x4 __attribute__((ext_vector_type(4), aligned(1)));
+typedef float unaligned_f32x2 __attribute__((ext_vector_type(2), aligned(1)));
 inline void copy16(void* dst, const void* src) {
-  *static_cast<uint4*>(dst) = *static_cast<const uint4*>(src);
+  const unaligned_u32x4 v = *static_cast<const unaligned_u32x4*>(src);
+  __builtin_memcpy(dst, &v, 16);
+}
+inline void load8(float* dst, const float* src) {
+  const unaligned_f32x2 v = *reinterpret_cast<const unaligned_f32x2*>(src);
+  dst[0] = v.x;
+  dst[1] = v.y;
+}
+inline void store8(float* dst, const float* src) {
+  unaligned_f32x2 v;
+  v.x = src[0];
+  v.y = src[1];
+  *reinterpret_cast<unaligned_f32x2*>(dst) = v;
 }
 
 template <typename Use, typename T, typename Layout>
@@ -162,8 +178,7 @@ inline void load_matrix_sync(fragment<accumulator, 16, 16, 16, float>& f, const 
     int r, c;
     banksim_detail::acc_position(l, e, &r, &c);
     if (layout == mem_row_major) {
-      *reinterpret_cast<float2*>(&f.x[e]) =
-          *reinterpret_cast<const float2*>(p + static_cast<std::size_t>(r) * ldm + c);
+      banksim_detail::load8(&f.x[e], p + static_cast<std::size_t>(r) * ldm + c);
     } else {
       f.x[e] = p[static_cast<std::size_t>(c) * ldm + r];
       f.x[e + 1] = p[static_cast<std::size_t>(c + 1) * ldm + r];
@@ -179,8 +194,7 @@ inline void store_matrix_sync(float* p, const fragment<accumulator, 16, 16, 16, 
     int r, c;
     banksim_detail::acc_position(l, e, &r, &c);
     if (layout == mem_row_major) {
-      *reinterpret_cast<float2*>(p + static_cast<std::size_t>(r) * ldm + c) =
-          *reinterpret_cast<const float2*>(&f.x[e]);
+      banksim_detail::store8(p + static_cast<std::size_t>(r) * ldm + c, &f.x[e]);
     } else {
       p[static_cast<std::size_t>(c) * ldm + r] = f.x[e];
       p[static_cast<std::size_t>(c + 1) * ldm + r] = f.x[e + 1];
