@@ -199,8 +199,8 @@ std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std:
       const int matrices = opcode.find(".4") != std::string::npos   ? 4
                            : opcode.find(".2") != std::string::npos ? 2
                                                                     : 1;
-      site.ideal = std::max(site.ideal, std::min(site.wavefronts,
-                                                 static_cast<std::uint64_t>(matrices * executed)));
+      site.ideal = std::max(
+          site.ideal, std::min(site.wavefronts, static_cast<std::uint64_t>(matrices * executed)));
     }
     launches.back().sites.push_back(site);
   }
