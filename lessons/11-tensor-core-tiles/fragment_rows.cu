@@ -40,7 +40,7 @@ __global__ void fragment_load(float* out, int ldm) {
 // 8 rows: banksim traces ldmatrix and wmma loads this way). Memory row r (0..15) of `pitch`
 // halves, chunk c (0, 1). swizzle 1 is CuTe's Swizzle<3,4,3> on the byte offset o: bits 4-6 (the
 // 16-byte chunk in a 128-byte line) XOR bits 7-9 (the line number mod 8).
-__device__ unsigned swizzle_343(unsigned o) {
+__device__ inline unsigned swizzle_343(unsigned o) {
   return o ^ (((o >> 7) & 7u) << 4);
 }
 __global__ void ldmatrix_rows(float* out, int pitch, int swizzle) {

@@ -775,13 +775,14 @@ ExerciseSpec ex11() {  // the solution makes 4.5x fewer shared wavefronts than t
   e.random_sizes = 1;
   e.gpu_timing_size = mnk_size(4096, 4096, 4096);
   e.bench_size = e.gpu_timing_size;
-  // Model 1.24x; on the H200 the gate asks 2.2 of the measured 2.59x: 1.24 x 2.2 / 2.59 = 1.05.
+  // Model 1.24x; on the H200 the gate asks 2.2 of the measured 2.59-2.61x: 1.24 x 2.2 / 2.6 = 1.05.
   e.thresholds.cpu_min_cost_ratio = 1.05;
   e.thresholds.max_load_requests_vs_baseline = 2.0;  // A and B staged: 1.0x the baseline
   e.thresholds.reference = SpeedReference::kBaseline;
   e.thresholds.gpu = {{"NVIDIA H200", 2.2,
-                       "measurements/lessons/2026-12-03-tensor-core-tiles: solution 2.59x the "
-                       "baseline at 4096^3 (one run)"}};
+                       "measurements/lessons/2026-12-03-tensor-core-tiles.md: the same kernels "
+                       "(fragment_loads.cu, rows of 72 vs 64 halves) 2.593x and 2.605x at 4096^3 "
+                       "in two runs; rows of 80 halves 2.07x"}};
   e.conflict_hint =
       "every fragment load reads 8 rows of one 16-byte column per phase, and rows 128 bytes "
       "apart start in the same bank group: give the tiles a row pitch that puts 8 consecutive "

@@ -26,7 +26,7 @@ constexpr int kThreads = 128;                    // 4 warps, 2 x 2 of 32 x 32
 constexpr int kChunks = kTile * kTile / kChunk;  // 16-byte chunks per slab of one operand
 
 // 8 consecutive floats (32-byte aligned) as 8 halves in one 16-byte value.
-__device__ uint4 to_half8(const float* p) {
+__device__ inline uint4 to_half8(const float* p) {
   const float4 x = reinterpret_cast<const float4*>(p)[0];
   const float4 y = reinterpret_cast<const float4*>(p)[1];
   const half2 h[4] = {__floats2half2_rn(x.x, x.y), __floats2half2_rn(x.z, x.w),
