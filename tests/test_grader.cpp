@@ -340,6 +340,8 @@ TEST_CASE("grader: points measure the fix under the default policy (CPU mode)",
       {"06", "tests/students/06/swizzle_mod4.cu"},
       {"07", "tests/students/07/pad_by_2.cu"},
       {"08", "tests/students/08/pad_by_8.cu"},
+      {"09", "tests/students/09/pad_every_16.cu"},
+      {"10", "tests/students/10/merge_without_rotation.cu"},
       {"11", "tests/students/11/pad_two_chunks.cu"}};
   r = grade("--submission " + make_submission("points-conflicting", conflicting).string(),
             "points-conflicting");
