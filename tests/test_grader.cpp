@@ -436,7 +436,7 @@ TEST_CASE("grader: an instructor's policy file sets points and thresholds", "[gr
       {"\n[exercises.04.weights]\nsped = 30\n",
        ":3: exercises.04.weights.sped is not a gate: the gates are builds, correct, no_problems, "
        "uses_shared, conflicts, speed"},
-      {"[exercises.09.weights]\nspeed = 1\n", ":1: exercises.09 is not an exercise"},
+      {"[exercises.99.weights]\nspeed = 1\n", ":1: exercises.99 is not an exercise"},
       {"[exercises.04.thresholds]\ncpu_min_cost_ratio = \"fast\"\n",
        ":2: exercises.04.thresholds.cpu_min_cost_ratio must be a non-negative number"},
       {"[exercises.01.weights]\nspeed = 10\n",
