@@ -869,9 +869,8 @@ std::size_t elem_bytes(Elem e) {
 }
 
 const std::vector<ExerciseSpec>& exercises() {
-  static const std::vector<ExerciseSpec> table = {ex01(), ex02(), ex03(), ex04(), ex05(),
-                                                  ex06(), ex07(), ex08(), ex09(), ex10(),
-                                                  ex11()};
+  static const std::vector<ExerciseSpec> table = {ex01(), ex02(), ex03(), ex04(), ex05(), ex06(),
+                                                  ex07(), ex08(), ex09(), ex10(), ex11()};
   return table;
 }
 
