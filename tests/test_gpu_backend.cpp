@@ -281,3 +281,25 @@ TEST_CASE("GPU mode: nvcc's error and its output name the student's file, not th
   CHECK(out.report.compile.diagnostics.find(copy.string()) == std::string::npos);
   CHECK(out.report.compile.diagnostics.find(shown + "(4): error") != std::string::npos);
 }
+
+TEST_CASE("ncu source page on the H200: ldmatrix (LDSM) loads are shared sites", "[gpu][parser]") {
+  // measurements/lessons/2026-12-03-tensor-core-tiles: fragment_loads.cu's WMMA GEMM, rows of
+  // 64 halves (8-way LDSM.16.M88.4) and 72 (conflict-free), m = n = k = 128, two launches each;
+  // rows not executed and other instructions dropped.
+  const auto launches = parse_source_page(fixture("ncu-source-ldsm.csv"), "fragment_loads.cu");
+  REQUIRE(launches.size() == 4);
+  for (std::size_t k = 0; k < launches.size(); ++k) {
+    std::uint64_t requests = 0, wavefronts = 0, ideal = 0;
+    for (const auto& s : launches[k].sites) {
+      if (s.op != "load") continue;
+      CHECK(s.bytes == 16);
+      requests += s.requests;
+      wavefronts += s.wavefronts;
+      ideal += s.ideal;
+    }
+    INFO("launch " << k);
+    CHECK(requests == 512);                         // 16 warps x 2 slabs x 16 fragment loads
+    CHECK(wavefronts == (k < 2 ? 16384u : 2048u));  // 32 or 4 per LDSM.x4, as banksim counts
+    CHECK(ideal == 2048);
+  }
+}

@@ -341,7 +341,10 @@ TEST_CASE("grader: points measure the fix under the default policy (CPU mode)",
       {"05", "tests/students/05/padded_wrong_tile.cu"},
       {"06", "tests/students/06/swizzle_mod4.cu"},
       {"07", "tests/students/07/pad_by_2.cu"},
-      {"08", "tests/students/08/pad_by_8.cu"}};
+      {"08", "tests/students/08/pad_by_8.cu"},
+      {"09", "tests/students/09/pad_every_16.cu"},
+      {"10", "tests/students/10/merge_without_rotation.cu"},
+      {"11", "tests/students/11/pad_two_chunks.cu"}};
   r = grade("--submission " + make_submission("points-conflicting", conflicting).string(),
             "points-conflicting");
   REQUIRE(r.results.is_object());
@@ -435,7 +438,7 @@ TEST_CASE("grader: an instructor's policy file sets points and thresholds", "[gr
       {"\n[exercises.04.weights]\nsped = 30\n",
        ":3: exercises.04.weights.sped is not a gate: the gates are builds, correct, no_problems, "
        "uses_shared, conflicts, speed"},
-      {"[exercises.09.weights]\nspeed = 1\n", ":1: exercises.09 is not an exercise"},
+      {"[exercises.99.weights]\nspeed = 1\n", ":1: exercises.99 is not an exercise"},
       {"[exercises.04.thresholds]\ncpu_min_cost_ratio = \"fast\"\n",
        ":2: exercises.04.thresholds.cpu_min_cost_ratio must be a non-negative number"},
       {"[exercises.01.weights]\nspeed = 10\n",

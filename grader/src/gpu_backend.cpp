@@ -132,7 +132,11 @@ std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std:
       opcode = space == std::string::npos ? "" : opcode.substr(space + 1);
       opcode.erase(0, opcode.find_first_not_of(' '));
     }
-    const bool load = opcode.rfind("LDS", 0) == 0 && opcode.rfind("LDSM", 0) != 0;
+    // LDSM (ldmatrix; what wmma::load_matrix_sync of a half fragment compiles to) is a shared
+    // load of 16-byte rows, one 8-row matrix per phase (measurements/lessons/
+    // 2026-12-03-tensor-core-tiles.md).
+    const bool ldsm = opcode.rfind("LDSM", 0) == 0;
+    const bool load = opcode.rfind("LDS", 0) == 0;
     const bool store = opcode.rfind("STS", 0) == 0;
     const bool atomic = opcode.rfind("ATOMS", 0) == 0;
     const double executed = number(col("Instructions Executed"));
@@ -173,7 +177,7 @@ std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std:
               : store                              ? "store"
               : opcode.rfind("ATOMS.CAST", 0) == 0 ? "atomic-loop"
                                                    : "atomic";
-    site.bytes = static_cast<int>(number(col("Access Size")) / 8);
+    site.bytes = ldsm ? 16 : static_cast<int>(number(col("Access Size")) / 8);
     site.requests = static_cast<std::uint64_t>(executed);
     site.wavefronts = static_cast<std::uint64_t>(wf);
     site.ideal = static_cast<std::uint64_t>(ideal);
@@ -188,6 +192,15 @@ std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std:
       const auto reachable =
           static_cast<std::uint64_t>(std::min(static_cast<double>(phases) * executed, threads));
       site.ideal = std::max(site.ideal, std::min(site.wavefronts, reachable));
+    }
+    if (ldsm) {
+      // An ldmatrix of 1, 2 or 4 matrices (".M88", ".M88.2", ".MT88.4") takes one wavefront per
+      // matrix at best (measured on the H200: 1, 2, 4).
+      const int matrices = opcode.find(".4") != std::string::npos   ? 4
+                           : opcode.find(".2") != std::string::npos ? 2
+                                                                    : 1;
+      site.ideal = std::max(
+          site.ideal, std::min(site.wavefronts, static_cast<std::uint64_t>(matrices * executed)));
     }
     launches.back().sites.push_back(site);
   }

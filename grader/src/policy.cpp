@@ -67,7 +67,7 @@ std::string strip(const std::string& s) {
 
 const std::set<std::string>& allowed_includes() {
   static const std::set<std::string> s = {
-      "course_todo.h", "cuda_runtime.h", "cuda.h", "cuda_fp16.h", "cuda_bf16.h",
+      "course_todo.h", "cuda_runtime.h", "cuda.h", "cuda_fp16.h", "cuda_bf16.h", "mma.h",
       "cooperative_groups.h", "cooperative_groups/reduce.h", "cooperative_groups/memcpy_async.h",
       "cstdio", "cstdint", "cstddef", "cmath", "cstring", "climits", "cfloat", "cstdlib", "memory",
       "type_traits", "limits", "utility", "algorithm", "array", "stdio.h", "stdint.h", "math.h",

@@ -746,6 +746,80 @@ ExerciseSpec ex10() {  // the solution makes 2.3x fewer atomic wavefronts on ske
   return e;
 }
 
+// ---- Exercise 11: tiles for tensor cores ---------------------------------------------------
+
+/// Exercise 11's inputs: multiples of 1/8 in [-1, 1], which half holds exactly, so every product
+/// and partial sum of the tensor cores' float accumulation is exact: the GPU, banksim and the
+/// reference agree to the bit in any summation order (up to k = 2^18).
+void fill_eighths(std::vector<unsigned char>& bytes, std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> d(-8, 8);
+  float* p = as<float>(bytes);
+  for (std::size_t i = 0; i < bytes.size() / sizeof(float); ++i)
+    p[i] = static_cast<float>(d(rng)) / 8.0f;
+}
+
+ExerciseSpec ex11() {  // the solution makes 4.5x fewer shared wavefronts than the baseline
+  ExerciseSpec e;
+  e.id = "11";
+  e.summary = "a WMMA GEMM whose half tiles feed the tensor cores without conflicts";
+  e.slug = "11-tensor-core-tiles";
+  e.title = "Tiles for tensor cores: stage half tiles for wmma::load_matrix_sync";
+  e.file = "gemm_wmma.cu";
+  e.kernel = "gemm_wmma";
+  e.baseline = {"lessons/11-tensor-core-tiles/gemm_wmma_rowmajor.cu", "gemm_wmma_rowmajor"};
+  e.workload = gemm_abt();
+  e.workload.make_inputs = [](const Size&, Buffers& b, std::mt19937_64& rng) {
+    fill_eighths(b[1], rng);
+    fill_eighths(b[2], rng);
+  };
+  e.workload.launch = [](const Size& s) {
+    Launch l;
+    l.grid[0] = ceil_div(s.n, 64);
+    l.grid[1] = ceil_div(s.m, 64);
+    l.block[0] = 128;
+    return l;
+  };
+  // The kernels check the same at run time (COURSE_EXPECT in the .cu files).
+  e.workload.precondition = [](const Size& s) {
+    return s.m % 64 == 0 && s.n % 64 == 0 && s.k % 64 == 0 && s.m > 0 && s.n > 0 && s.k > 0
+               ? ""
+               : "m, n and k must be positive multiples of 64";
+  };
+  e.sizes = {mnk_size(128, 128, 128), mnk_size(64, 192, 128), mnk_size(192, 64, 64)};
+  e.random_size = [](std::mt19937_64& rng) {
+    std::uniform_int_distribution<long long> blocks(1, 3);
+    return mnk_size(64 * blocks(rng), 64 * blocks(rng), 64 * blocks(rng));
+  };
+  e.random_sizes = 1;
+  e.gpu_timing_size = mnk_size(4096, 4096, 4096);
+  e.bench_size = e.gpu_timing_size;
+  // Model 1.24x; on the H200 the gate asks 2.2 of the measured 2.59-2.61x: 1.24 x 2.2 / 2.6 = 1.05.
+  e.thresholds.cpu_min_cost_ratio = 1.05;
+  e.thresholds.max_load_requests_vs_baseline = 2.0;  // A and B staged: 1.0x the baseline
+  e.thresholds.reference = SpeedReference::kBaseline;
+  e.thresholds.gpu = {{"NVIDIA H200", 2.2,
+                       "measurements/lessons/2026-12-03-tensor-core-tiles.md: the same kernels "
+                       "(fragment_loads.cu, rows of 72 vs 64 halves) 2.593x and 2.605x at 4096^3 "
+                       "in two runs; rows of 80 halves 2.07x"}};
+  e.conflict_hint =
+      "every fragment load reads 8 rows of one 16-byte column per phase, and rows 128 bytes "
+      "apart start in the same bank group: give the tiles a row pitch that puts 8 consecutive "
+      "rows in 8 different groups, and use it in the store and in the loads";
+  e.hints = {
+      "wmma::load_matrix_sync of a 16 x 16 half fragment is one ldmatrix.x4 on this GPU: 32 "
+      "row addresses of 16 bytes, served in 4 phases of 8 consecutive rows. Which banks do the "
+      "8 rows of one phase touch?",
+      "Row r of a tile with rows of P bytes starts at byte P r, in 16-byte bank group "
+      "(P r / 16) mod 8. With P = 128 that is the same group for every r: 8 rows, one group of "
+      "4 banks, 8-way, 32 wavefronts for an ideal of 4.",
+      "wmma takes a pointer and one row stride (ldm, a multiple of 8 halves): the layout it can "
+      "read is a row pitch. Find a pitch P >= 128 bytes, a multiple of 16, for which P / 16 "
+      "shares no factor with 8, declare the tiles with it, and use the same pitch in the "
+      "staging store and as every load's ldm.",
+  };
+  return e;
+}
+
 /// Lessons 02 and 03: shared-memory throughput (every lane reads 4-byte words in a loop).
 /// Size: n = the stride, m = blocks, k = iterations.
 Workload smem_read_loop(bool column) {
@@ -820,7 +894,7 @@ std::size_t elem_bytes(Elem e) {
 const std::vector<ExerciseSpec>& exercises() {
   static const std::vector<ExerciseSpec> table = [] {
     std::vector<ExerciseSpec> all = {ex01(), ex02(), ex03(), ex04(), ex05(),
-                                     ex06(), ex07(), ex08(), ex09(), ex10()};
+                                     ex06(), ex07(), ex08(), ex09(), ex10(), ex11()};
     for (ExerciseSpec& e : local_exercises()) all.push_back(std::move(e));
     return all;
   }();
