@@ -893,8 +893,8 @@ std::size_t elem_bytes(Elem e) {
 
 const std::vector<ExerciseSpec>& exercises() {
   static const std::vector<ExerciseSpec> table = [] {
-    std::vector<ExerciseSpec> all = {ex01(), ex02(), ex03(), ex04(), ex05(),
-                                     ex06(), ex07(), ex08(), ex09(), ex10(), ex11()};
+    std::vector<ExerciseSpec> all = {ex01(), ex02(), ex03(), ex04(), ex05(), ex06(),
+                                     ex07(), ex08(), ex09(), ex10(), ex11()};
     for (ExerciseSpec& e : local_exercises()) all.push_back(std::move(e));
     return all;
   }();
