@@ -10,8 +10,8 @@ folder), or those whose name matches --only (re.search), runs
 
   BANKSIM profile FILE --kernel K --grid X,Y,Z --block X,Y,Z [--smem BYTES] --arg ... --json TMP
 
-(a buffer argument is passed as its element count, a scalar as its value; --extra-arg values are
-appended, e.g. --extra-arg=--seed=3) and prints one JSON object on stdout:
+(a buffer argument is passed as its element count, a scalar as its value; an entry's "include"
+folders, relative to the manifest, as -I DIR; --extra-arg values are appended, e.g. --extra-arg=--seed=3) and prints one JSON object on stdout:
 
   {name: {"load": [requests, wavefronts], "store": [...], "atomic": [...]}, ...}
 
@@ -64,6 +64,8 @@ def banksim_command(binary, entry, json_path, extra, corpus_dir=HERE):
             cmd += ["--arg", repr(float(arg["value"]))]
         else:
             raise ValueError(f"{entry['name']}: unknown argument kind {arg['kind']!r}")
+    for inc in entry.get("include", []):  # folders of headers, relative to the manifest
+        cmd += ["-I", os.path.join(corpus_dir, inc)]
     return cmd + ["--json", json_path] + list(extra)
 
 
@@ -96,7 +98,7 @@ def wait_for(binary, seconds=120):
         time.sleep(5)
 
 
-def run_entry(binary, entry, extra, tmp, corpus_dir):
+def run_entry(binary, entry, extra, tmp, corpus_dir, keep_going=False):
     json_path = os.path.join(tmp, re.sub(r"[^A-Za-z0-9_.-]", "_", entry["name"]) + ".json")
     cmd = banksim_command(binary, entry, json_path, extra, corpus_dir)
     wait_for(binary)
@@ -105,6 +107,8 @@ def run_entry(binary, entry, extra, tmp, corpus_dir):
         sys.stderr.write(proc.stdout + proc.stderr)
         sys.stderr.write(f"banksim_totals: {entry['name']}: banksim failed with exit status "
                          f"{proc.returncode}\n  command: {' '.join(cmd)}\n")
+        if keep_going:
+            return {"error": f"banksim exit status {proc.returncode}"}
         sys.exit(1)
     try:
         with open(json_path, encoding="utf-8") as f:
@@ -140,6 +144,9 @@ def main():
     parser.add_argument("--manifest", default=MANIFEST,
                         help="the manifest; its files are relative to its folder "
                              "(default: %(default)s)")
+    parser.add_argument("--keep-going", action="store_true",
+                        help="a launch banksim cannot run gets {\"error\": WHY} and the others "
+                             "still run (exit status 0)")
     args = parser.parse_args()
     binary = os.path.abspath(args.banksim) if os.sep in args.banksim else args.banksim
     entries = load_manifest(args.manifest)
@@ -151,7 +158,8 @@ def main():
     result = {}
     with tempfile.TemporaryDirectory(prefix="banksim_totals.") as tmp:
         for entry in entries:
-            result[entry["name"]] = run_entry(binary, entry, args.extra_arg, tmp, corpus_dir)
+            result[entry["name"]] = run_entry(binary, entry, args.extra_arg, tmp, corpus_dir,
+                                             args.keep_going)
     sys.stdout.write(dump_totals(result))
 
 

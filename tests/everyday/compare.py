@@ -3,7 +3,7 @@
 
 Usage:
   python3 tests/everyday/compare.py BANKSIM MEASURED.json [--widths nvcc|clang]
-                                    [--expect-differ NAME ...]
+                                    [--expect-differ NAME ...] [--manifest M.json]
 
 Runs banksim_totals.py with `--widths W` and compares, per launch and per kind (load, store,
 atomic), the requests and the wavefronts per request with MEASURED.json (ncu_to_json.py's output of
@@ -46,11 +46,13 @@ def main():
     p.add_argument("measured")
     p.add_argument("--widths", default="nvcc", choices=["nvcc", "clang"])
     p.add_argument("--expect-differ", nargs="*", default=[])
+    p.add_argument("--manifest", help="the corpus manifest (default: banksim_totals.py's)")
     a = p.parse_args()
     measured = json.load(open(a.measured))
     run = subprocess.run(
         [sys.executable, os.path.join(HERE, "banksim_totals.py"), a.banksim,
-         f"--extra-arg=--widths={a.widths}"],
+         f"--extra-arg=--widths={a.widths}"]
+        + ([f"--manifest={a.manifest}", "--keep-going"] if a.manifest else []),
         stdout=subprocess.PIPE, text=True)
     if run.returncode != 0:
         print(f"compare: banksim_totals.py failed (exit {run.returncode})", file=sys.stderr)
@@ -63,6 +65,10 @@ def main():
             differ.append(name)
             continue
         whys = []
+        if "error" in mine[name]:
+            print(f"{name:36} DIFFERS: {mine[name]['error']}")
+            differ.append(name)
+            continue
         # Global memory ([requests, sectors]) where the measurement has it.
         kinds = ["load", "store", "atomic"] + [k for k in ("global_load", "global_store")
                                                if k in theirs]

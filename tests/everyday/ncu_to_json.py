@@ -151,7 +151,7 @@ def main():
     for launch in launches:
         match = None
         for entry in entries:
-            if entry["name"] in taken or entry["kernel"] != launch["kernel"]:
+            if entry["name"] in taken or kernel_function(entry["kernel"]) != launch["kernel"]:
                 continue
             if launch["grid"] is not None and launch["grid"] != list(entry["grid"]):
                 continue
