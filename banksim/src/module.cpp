@@ -414,11 +414,14 @@ void write_sass_widths(const fs::path& cu_file, const std::vector<std::string>& 
   if (ec) fs::remove(tmp, ec);
 }
 
+/// The kernel's name as the file declares it: `ns::k<T, 4>` -> `k` (the namespace is the
+/// declaration's, which find_kernels does not record).
 std::string base_name(const std::string& kernel) {
   const auto lt = kernel.find('<');
   std::string b = lt == std::string::npos ? kernel : kernel.substr(0, lt);
   while (!b.empty() && b.back() == ' ') b.pop_back();
-  return b;
+  const auto colons = b.rfind("::");
+  return colons == std::string::npos ? b : b.substr(colons + 2);
 }
 
 std::string demangle(const char* name) {
@@ -650,6 +653,60 @@ std::string first_error(const std::string& output) {
     return m[1].str() + ":" + m[2].str() + ": error: " + m[5].str();
   }
   return trim(output.substr(0, output.find('\n')));
+}
+
+/// Where the first error of `output` is in a header of the CUDA toolkit (one banksim has no
+/// stand-in for, so clang read the toolkit's own, written for nvcc): a message naming the header,
+/// the line of `display` that includes it, and what to do. "" otherwise.
+std::string toolkit_header_error(const std::string& output, const std::string& display) {
+  static const std::regex err(R"(([^\s:][^:\n]*):(\d+):(\d+): (fatal )?error: )");
+  std::smatch m;
+  if (!std::regex_search(output, m, err)) return "";
+  // A toolkit header that is not there at all (no CUDA toolkit installed).
+  static const std::regex missing(
+      R"(^[^\n]*:(\d+):\d+: fatal error: '((cu[A-Za-z0-9_]*|nvtx[A-Za-z0-9_/]*|npp[A-Za-z0-9_]*|nvrtc|)"
+      R"(mma|math_constants|sm_[0-9]+_[a-z_]+|device_[a-z_]+|crt/[a-z_]+|thrust/[a-z_/]+|)"
+      R"(cub/[a-z_/]+)\.(h|hpp|cuh))' file not found)");
+  std::smatch nf;
+  const std::string first_line = output.substr(m.position(0), output.find('\n', m.position(0)) -
+                                                                  m.position(0));
+  if (std::regex_search(first_line, nf, missing)) {
+    return display + ":" + nf[1].str() + ": <" + nf[2].str() +
+           "> is a CUDA toolkit header banksim has no stand-in for, and no CUDA toolkit was found "
+           "to read it from; banksim runs kernels on the CPU with its own CUDA headers "
+           "(cuda_runtime.h, cooperative_groups.h, cuda_fp16.h, cuda_profiler_api.h...): give "
+           "banksim the kernel without that include, or put the include and the code that needs "
+           "it under #ifndef __BANKSIM__";
+  }
+  const std::string file = m[1].str();
+  std::error_code ec;
+  const std::string real = fs::weakly_canonical(file, ec).string();
+  // The toolkit's include folder: .../cuda-13.0/include/, .../cuda/include/, targets/*/include/.
+  static const std::regex toolkit(R"(/cuda(-[0-9.]+)?/(targets/[^/]+/)?include/)");
+  if (!std::regex_search(real, toolkit) && !std::regex_search(file, toolkit)) return "";
+  // The line of the student's file that brings it in, and the header it names there (clang
+  // lists the includers outermost first; the error's own file ends the chain).
+  std::string header = fs::path(file).filename().string();
+  std::string where = display;
+  static const std::regex inc(R"(In file included from ([^:\n]+):(\d+):)");
+  std::vector<std::pair<std::string, std::string>> chain;
+  for (auto it = std::sregex_iterator(output.begin(), output.begin() + m.position(0), inc);
+       it != std::sregex_iterator(); ++it) {
+    chain.emplace_back((*it)[1].str(), (*it)[2].str());
+  }
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    if (fs::path(chain[i].first).filename() == fs::path(display).filename()) {
+      where = display + ":" + chain[i].second;
+      if (i + 1 < chain.size()) header = fs::path(chain[i + 1].first).filename().string();
+      break;
+    }
+  }
+  return where + ": <" + header + "> is a CUDA toolkit header banksim has no stand-in for (" +
+         "clang read the toolkit's copy, written for nvcc, and failed at " + file + ":" +
+         m[2].str() + "); banksim runs kernels on the CPU with its own CUDA headers " +
+         "(cuda_runtime.h, cooperative_groups.h, cuda_fp16.h, cuda_profiler_api.h...): give banksim " +
+         "the kernel without that include, or put the include and the code that needs it under " +
+         "#ifndef __BANKSIM__";
 }
 
 const rt::ModuleLayout* g_last_layout = nullptr;
@@ -1126,6 +1183,21 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     if (status != 0) {
       fs::remove(tu_path);
       std::string summary = first_error(output);
+      if (const std::string t = toolkit_header_error(output, impl->display); !t.empty()) {
+        summary = t;
+      }
+      // A launch of something that is not a kernel: banksim's launch helper says so in a
+      // static_assert; the error is the launch's line, with none of banksim's templates.
+      static const std::regex not_kernel(
+          R"re(static_assert failed[^"]*"(the expression before <<< [^"]*)")re");
+      static const std::regex requested(
+          R"(([^\s:][^:\n]*):(\d+):\d+: note: in instantiation of [^\n]* requested here\n([^\n]*))");
+      std::smatch nk;
+      std::smatch rq;
+      if (std::regex_search(output, nk, not_kernel) && std::regex_search(output, rq, requested)) {
+        summary = impl->display + ":" + rq[2].str() + ": error: " + nk[1].str();
+        output = summary + "\n" + rq[3].str() + "\n";
+      }
       if (summary.find("<banksim stub>") != std::string::npos) {
         summary = "a requested kernel could not be instantiated (" + summary +
                   "); check the kernel name and its template arguments";

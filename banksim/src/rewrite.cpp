@@ -137,6 +137,71 @@ std::vector<std::string> find_dynamic_shared(const std::string& source) {
   return names;
 }
 
+/// Where the callee of the launch whose `<<<` is at `at` starts in `m` (comments and strings
+/// masked): any postfix expression nvcc accepts there, e.g. `kernel`, `ns::kernel<T, 4>`,
+/// `kernels[i]`, `table.fn[2 * i + 1]`, `(*fp)`, `pick(i)`. Template arguments, subscripts and
+/// calls are skipped as balanced groups; names join through `::`, `.` and `->`.
+namespace {
+
+std::size_t launch_callee_start(const std::string& m, std::size_t at) {
+  std::size_t k = at;
+  while (k > 0 && std::isspace(static_cast<unsigned char>(m[k - 1])) != 0) --k;
+  const std::size_t end = k;
+  // Skips back over the balanced group that ends at m[k - 1] (one of `)]>`); false if unbalanced.
+  auto skip_group = [&](char close) {
+    const char open = close == ')' ? '(' : close == ']' ? '[' : '<';
+    int depth = 0;
+    for (std::size_t j = k; j > 0; --j) {
+      if (m[j - 1] == close) ++depth;
+      if (m[j - 1] == open && --depth == 0) {
+        k = j - 1;
+        return true;
+      }
+    }
+    return false;
+  };
+  while (k > 0) {
+    const char c = m[k - 1];
+    if (c == ')' || c == ']' || (c == '>' && !(k >= 2 && m[k - 2] == '-'))) {
+      const std::size_t before = k;
+      if (!skip_group(c)) {
+        k = before;
+        break;
+      }
+      // A group continues the expression only after a name or another group (`f(i)`, `a[i]`,
+      // `k<T>`); a parenthesised expression of its own, `(*fp)`, starts it.
+      if (k > 0 && (is_ident(m[k - 1]) || m[k - 1] == ']' || m[k - 1] == ')' ||
+                    m[k - 1] == '>')) {
+        continue;
+      }
+      if (c == ')') break;
+      k = before;  // `[...]` or `<...>` with nothing before it is no callee: stop after it
+      break;
+    }
+    if (is_ident(c)) {
+      while (k > 0 && is_ident(m[k - 1])) --k;
+      if (k >= 2 && m[k - 1] == ':' && m[k - 2] == ':') {
+        k -= 2;
+      } else if (k >= 1 && m[k - 1] == '.') {
+        k -= 1;
+      } else if (k >= 2 && m[k - 1] == '>' && m[k - 2] == '-') {
+        k -= 2;
+      } else {
+        break;
+      }
+      continue;
+    }
+    if (c == ':' && k >= 2 && m[k - 2] == ':') {  // a leading `::kernel`
+      k -= 2;
+      break;
+    }
+    break;
+  }
+  return k <= end ? k : end;
+}
+
+}  // namespace
+
 std::string rewrite_for_host(const std::string& source, const std::string& display_path) {
   const std::string m = mask_comments_and_strings(source);
   std::vector<Edit> edits;
@@ -233,17 +298,7 @@ std::string rewrite_for_host(const std::string& source, const std::string& displ
   for (std::size_t at = m.find("<<<"); at != std::string::npos; at = m.find("<<<", at + 3)) {
     const std::size_t close = m.find(">>>", at + 3);
     if (close == std::string::npos) break;
-    std::size_t k = at;
-    while (k > 0 && std::isspace(static_cast<unsigned char>(m[k - 1])) != 0) --k;
-    if (k > 0 && m[k - 1] == '>') {  // template arguments: kernel<T, 4><<<...>>>
-      int depth = 0;
-      while (k > 0) {
-        --k;
-        if (m[k] == '>') ++depth;
-        if (m[k] == '<' && --depth == 0) break;
-      }
-    }
-    while (k > 0 && (is_ident(m[k - 1]) || m[k - 1] == ':')) --k;
+    const std::size_t k = launch_callee_start(m, at);
     const std::string callee = source.substr(k, at - k);
     const std::string config = source.substr(at + 3, close - at - 3);
     const auto shim = shims.find(callee);

@@ -736,6 +736,21 @@ struct LaunchConfigurator {
   Bound<P...> kernel(void (*fn)(P...)) const {
     return Bound<P...>{this, fn};
   }
+  // Anything else before <<<: one message, in the student's terms (no overload list).
+  struct NotAKernel {
+    template <typename... A>
+    void operator()(A&&...) const {}
+  };
+  template <typename F, std::enable_if_t<!std::is_convertible_v<F, void (*)()> &&
+                                             !std::is_function_v<std::remove_pointer_t<
+                                                 std::decay_t<F>>>,
+                                         int> = 0>
+  NotAKernel kernel(F&&) const {
+    static_assert(sizeof(F) == 0,
+                  "the expression before <<< is not a kernel: launch a __global__ function, a "
+                  "template instance of one (kernel<float, 4>), or a pointer to one");
+    return {};
+  }
 };
 inline LaunchConfigurator configure(dim3 grid, dim3 block, std::size_t smem = 0,
                                     cudaStream_t = nullptr) {
