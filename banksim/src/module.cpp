@@ -19,6 +19,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <random>
 #include <regex>
 #include <set>
@@ -31,6 +32,7 @@
 #include "advice.hpp"
 #include "banksim/runtime.hpp"
 #include "banksim/sass_widths.hpp"
+#include "course/registry.hpp"
 
 #ifndef BANKSIM_COURSE_INCLUDE_DIR
 #define BANKSIM_COURSE_INCLUDE_DIR "."
@@ -373,27 +375,53 @@ std::string nvcc_release(const std::string& nvcc) {
   return known[nvcc] = r;
 }
 
-/// Compiles `cu_file` with nvcc for sm_90 (as the GPU grader does: -O3 -lineinfo) and reads the
-/// shared-memory widths per line from nvdisasm; writes them to `out` (atomically). The file's
-/// first line says what happened: "# nvcc 13.0 sm_90 N" (N instructions) or "# none WHY".
+std::string demangle(const char* name);
+
+/// A kernel's name as written and as demangled, made comparable: no spaces, no integer-literal
+/// suffixes (`reduce6<float, 256u, true>` and `reduce6<float,256,true>` are one instance).
+std::string instance_key(const std::string& name) {
+  static const std::regex suffix(R"(\b([0-9]+)[uUlL]+\b)");
+  std::string k = std::regex_replace(name, suffix, "$1");
+  k.erase(std::remove_if(k.begin(), k.end(), [](unsigned char c) { return std::isspace(c) != 0; }),
+          k.end());
+  if (k.rfind("::", 0) == 0) k = k.substr(2);
+  return k;
+}
+
+/// Compiles `cu_file` with nvcc (the course's flags for `arch`, course::nvcc_flags: what the GPU
+/// grader runs) and reads the shared-memory widths per line from nvdisasm; writes them to `out`
+/// (atomically). The file's first line says what happened: "# nvcc 13.0 sm_90 N" (N
+/// instructions) or "# none WHY"; a line "# kernel NAME" names each kernel nvcc compiled. Where
+/// `instances` (template kernels as asked for, `k<float, 4>`) is not empty, nvcc compiles a
+/// generated file that includes `cu_file` and takes each instance's address, so that a header of
+/// templates nothing instantiates has code for what is launched.
 void write_sass_widths(const fs::path& cu_file, const std::vector<std::string>& include_flags,
-                       const NvccTools& tools, const fs::path& out) {
+                       const NvccTools& tools, const std::string& arch,
+                       const std::vector<std::string>& instances, const fs::path& out) {
   const std::string unique =
       fmt::format("{:08x}{:08x}", std::random_device{}(), std::random_device{}());
   const fs::path cubin = out.string() + "." + unique + ".cubin";
   const fs::path tmp = out.string() + "." + unique + ".tmp";
+  const fs::path generated = out.string() + "." + unique + ".cu";
   std::string text;
   const std::string abs = fs::absolute(cu_file).lexically_normal().string();
-  std::string cmd = shell_quote(tools.nvcc) +
-                    " -O3 -std=c++17 -arch=sm_90 -lineinfo -cubin -w -x cu"
-                    " -I" +
-                    shell_quote(BANKSIM_COURSE_INCLUDE_DIR);
+  std::string input = abs;
+  if (!instances.empty()) {
+    std::string tu = "#include \"" + abs + "\"\n// The template instances banksim was asked for.\n" +
+                     "__attribute__((used)) static void* const banksim_instances[] = {\n";
+    for (const auto& k : instances) tu += "    (void*)&" + k + ",\n";
+    std::ofstream(generated) << tu << "};\n";
+    input = generated.string();
+  }
+  std::string cmd = shell_quote(tools.nvcc);
+  for (const auto& f : course::nvcc_flags(arch)) cmd += " " + shell_quote(f);
+  cmd += " -cubin -w -x cu -I" + shell_quote(BANKSIM_COURSE_INCLUDE_DIR);
   for (const auto& f : include_flags) cmd += " " + shell_quote(f);
-  cmd += " -o " + shell_quote(cubin.string()) + " " + shell_quote(abs);
+  cmd += " -o " + shell_quote(cubin.string()) + " " + shell_quote(input);
   const auto [status, output] = run_command(cmd);
   if (status != 0) {
     std::string first = output.substr(0, output.find('\n'));
-    text = "# none nvcc could not compile the file for sm_90: " + first + "\n";
+    text = "# none nvcc could not compile the file for sm_" + arch + ": " + first + "\n";
   } else {
     // -ndf: no dataflow analysis, 30% of nvdisasm's time (0.70 -> 0.50 s a file); the
     // listing is the same (103 course files: 102 byte-identical, one differs only in an indirect
@@ -404,14 +432,38 @@ void write_sass_widths(const fs::path& cu_file, const std::vector<std::string>& 
       text = "# none nvdisasm failed: " + sass.substr(0, sass.find('\n')) + "\n";
     } else {
       const SassWidths w = parse_sass_widths(sass, abs);
-      text = fmt::format("# {} sm_90 {}\n", nvcc_release(tools.nvcc), w.instructions) + to_text(w);
+      text = fmt::format("# {} sm_{} {}\n", nvcc_release(tools.nvcc), arch, w.instructions);
+      // The kernels nvcc compiled: a function section per kernel (".text.<mangled>").
+      static const std::regex section(R"(\.text\.([A-Za-z_$][A-Za-z0-9_$]*))");
+      std::set<std::string> kernels;
+      for (auto it = std::sregex_iterator(sass.begin(), sass.end(), section);
+           it != std::sregex_iterator(); ++it) {
+        std::string d = demangle((*it)[1].str().c_str());
+        d = d.substr(0, d.find('('));
+        if (d.rfind("void ", 0) == 0) d = d.substr(5);
+        kernels.insert(instance_key(d));
+      }
+      for (const auto& k : kernels) text += "# kernel " + k + "\n";
+      text += to_text(w);
     }
   }
   fs::remove(cubin);
-  std::ofstream(tmp) << text;
   std::error_code ec;
+  fs::remove(generated, ec);
+  std::ofstream(tmp) << text;
   fs::rename(tmp, out, ec);
   if (ec) fs::remove(tmp, ec);
+}
+
+/// The kernels a widths file says nvcc compiled (instance_key form).
+std::set<std::string> sass_kernels(const std::string& text) {
+  std::set<std::string> out;
+  std::istringstream in(text);
+  std::string s;
+  while (std::getline(in, s)) {
+    if (s.rfind("# kernel ", 0) == 0) out.insert(s.substr(9));
+  }
+  return out;
 }
 
 /// The kernel's name as the file declares it: `ns::k<T, 4>` -> `k` (the namespace is the
@@ -506,6 +558,22 @@ std::vector<std::string> unresolved_symbols(const fs::path& so) {
       continue;
     }
     if (dlsym(RTLD_DEFAULT, name.c_str()) == nullptr) out.push_back(name);
+  }
+  return out;
+}
+
+/// The functions `so` defines (dynamic symbols, mangled), for the template instances it holds.
+std::vector<std::string> defined_functions(const fs::path& so) {
+  std::vector<std::string> out;
+  const auto [status, text] =
+      run_command("nm -D --defined-only " + shell_quote(so.string()) + " 2>/dev/null");
+  if (status != 0) return out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    std::string addr, type, name;
+    if (f >> addr >> type >> name && (type == "T" || type == "W")) out.push_back(name);
   }
   return out;
 }
@@ -1010,9 +1078,9 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   }
 
   // The translation unit: the rewritten source, then a stub that places the dynamic shared
-  // memory, exports the arena's bounds and one entry per requested kernel.
-  std::string tu = rewrite_for_host(source, impl->display);
-  tu +=
+  // memory, exports the arena's bounds and one entry per kernel made launchable (`names`).
+  const std::string rewritten = rewrite_for_host(source, impl->display);
+  const std::string stub =
       "\n#line 1 \"<banksim stub>\"\n"
       "BANKSIM_REDZONE(__COUNTER__)\n"
       "extern \"C\" {\n__attribute__((section(\"banksim_shared\"), used, aligned(1024))) "
@@ -1026,15 +1094,17 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
       "std::uintptr_t* lo, std::uintptr_t* hi) {\n"
       "  *lo = reinterpret_cast<std::uintptr_t>(__start_banksim_shared);\n"
       "  *hi = reinterpret_cast<std::uintptr_t>(__stop_banksim_shared);\n}\n";
-  for (std::size_t i = 0; i < options.kernels.size(); ++i) {
-    const std::string& k = options.kernels[i];
-    tu +=
-        "extern \"C\" __attribute__((no_sanitize(\"address\"))) const ::banksim::KernelEntry* "
-        "banksim_kernel_" +
-        std::to_string(i) +
-        "() {\n  static const ::banksim::KernelEntry e = " + "::banksim::make_kernel_entry(\"" + k +
-        "\", &" + k + ");\n  return &e;\n}\n";
-  }
+  auto make_tu = [&](const std::vector<std::string>& names) {
+    std::string tu = rewritten + stub;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const std::string& k = names[i];
+      tu += "extern \"C\" __attribute__((no_sanitize(\"address\"))) const ::banksim::KernelEntry* "
+            "banksim_kernel_" +
+            std::to_string(i) + "() {\n  static const ::banksim::KernelEntry e = " +
+            "::banksim::make_kernel_entry(\"" + k + "\", &" + k + ");\n  return &e;\n}\n";
+    }
+    return tu;
+  };
 
   const std::string clang =
       !options.clang.empty() ? options.clang : env_or("BANKSIM_CLANG", "clang++");
@@ -1099,7 +1169,7 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   }
   std::sort(cuda_headers.begin(), cuda_headers.end());
   for (const auto& h : cuda_headers) headers_text += h.string() + read_file(h);
-  std::string key_text = tu + clang;
+  std::string key_text = clang;  // all but the TU: a module is keyed by its TU and this
   for (const auto& f : flags) key_text += "\x1f" + f;
   key_text += headers_text;
   key_text += plugin_text;
@@ -1111,9 +1181,8 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
           ? options.cache_dir
           : fs::path(env_or("BANKSIM_CACHE", "/tmp/banksim-cache-" + std::to_string(getuid())));
   fs::create_directories(cache);
-  const std::string key = fmt::format("{:016x}", std::hash<std::string>{}(key_text));
-  const fs::path so = cache / (cu_file.stem().string() + "-" + key + ".so");
-  if (!fs::exists(so)) {
+  // Builds the module of `tu` into `so` (throws CompileError).
+  auto build_module = [&](const std::string& tu, const fs::path& so) {
     if (!tool_exists(clang)) {
       throw CompileError("banksim needs clang++ to compile " + impl->display +
                              " for the CPU, and '" + clang +
@@ -1124,7 +1193,7 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     // sandboxes) share the cache and can have the same pid.
     const std::string unique =
         fmt::format("{:08x}{:08x}", std::random_device{}(), std::random_device{}());
-    const fs::path tu_path = cache / (cu_file.stem().string() + "-" + key + "." + unique + ".cpp");
+    const fs::path tu_path = cache / (so.stem().string() + "." + unique + ".cpp");
     std::ofstream(tu_path) << tu;
     const fs::path tmp_so = so.string() + "." + unique + ".tmp";
     // cuda_host.hpp (force-included: the CUDA emulation and the standard headers it needs) is
@@ -1235,17 +1304,116 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
       fs::rename(tmp_so.string() + ".lines", so.string() + ".lines", ec);
     }
     fs::rename(tmp_so, so);
+  };
+  auto module_path = [&](const std::string& tu) {
+    return cache / (cu_file.stem().string() + "-" +
+                    fmt::format("{:016x}", std::hash<std::string>{}(tu + key_text)) + ".so");
+  };
+
+  // One module per file, content and flags, whatever kernel is asked for: it has an entry for
+  // every kernel of the file (not templates), every template instance the file itself
+  // instantiates, and every instance asked for so far. Its index (`.kernels`, beside it) names
+  // the module and its entries in order; a request it covers loads that module, without
+  // compiling.
+  const fs::path index_path =
+      cache / (cu_file.stem().string() + "-" +
+               fmt::format("{:016x}", std::hash<std::string>{}(rewritten + key_text)) + ".kernels");
+  std::vector<std::string> names;
+  fs::path so;
+  {
+    std::istringstream in(read_file(index_path));
+    std::string line;
+    if (std::getline(in, line) && !line.empty() && fs::exists(cache / line)) {
+      so = cache / line;
+      while (std::getline(in, line)) names.push_back(line);
+    }
+  }
+  auto covered = [&](const std::vector<std::string>& have) {
+    std::set<std::string> keys;
+    for (const auto& n : have) keys.insert(instance_key(n));
+    return std::all_of(options.kernels.begin(), options.kernels.end(),
+                       [&](const std::string& k) { return keys.count(instance_key(k)) != 0; });
+  };
+  if (so.empty() || !covered(names)) {
+    std::vector<std::string> want = names;
+    auto add = [&](const std::string& k) {
+      for (const auto& n : want) {
+        if (instance_key(n) == instance_key(k)) return;
+      }
+      want.push_back(k);
+    };
+    for (const auto& k : options.kernels) add(k);
+    for (const KernelDecl& d : find_kernels(source)) {
+      if (!d.is_template) add(d.name);
+    }
+    fs::path built = module_path(make_tu(want));
+    try {
+      if (!fs::exists(built)) build_module(make_tu(want), built);
+    } catch (const CompileError&) {
+      // An entry of the whole file's that does not compile (a kernel in a namespace, an
+      // overload set): the kernels asked for alone, whose errors are the student's.
+      if (want.size() == options.kernels.size()) throw;
+      want = options.kernels;
+      built = module_path(make_tu(want));
+      if (!fs::exists(built)) build_module(make_tu(want), built);
+    }
+    // The template instances the file instantiates itself (its own launches, explicit
+    // instantiations): entries for them too, once, so that asking for another costs no compile.
+    std::set<std::string> templates;
+    for (const KernelDecl& d : find_kernels(source)) {
+      if (d.is_template) templates.insert(d.name);
+    }
+    std::vector<std::string> more = want;
+    if (!templates.empty()) {
+      std::set<std::string> have;
+      for (const auto& n : want) have.insert(instance_key(n));
+      for (const std::string& f : defined_functions(built)) {
+        const std::string d = demangle(f.c_str());
+        const std::string name = d.substr(0, d.find('('));
+        const auto lt = name.find('<');
+        if (lt == std::string::npos || name.rfind("void ", 0) != 0) continue;
+        const std::string inst = name.substr(5);
+        const std::string base = inst.substr(0, inst.find('<'));
+        if (templates.count(base) != 0 && have.insert(instance_key(inst)).second) {
+          more.push_back(inst);
+        }
+      }
+    }
+    if (more.size() > want.size()) {
+      const fs::path wider = module_path(make_tu(more));
+      try {
+        if (!fs::exists(wider)) build_module(make_tu(more), wider);
+        built = wider;
+        want = more;
+      } catch (const CompileError&) {
+        // keep the module without them: an instance asked for later compiles then
+      }
+    }
+    so = built;
+    names = want;
+    const std::string unique =
+        fmt::format("{:08x}{:08x}", std::random_device{}(), std::random_device{}());
+    const fs::path tmp_index = index_path.string() + "." + unique + ".tmp";
+    {
+      std::ofstream out(tmp_index);
+      out << so.filename().string() << "\n";
+      for (const auto& n : names) out << n << "\n";
+    }
+    std::error_code ec;
+    fs::rename(tmp_index, index_path, ec);
+    if (ec) fs::remove(tmp_index, ec);
   }
   impl->so_path = so.string();
   // Keyed by what nvcc reads (the file, its folder, the include and define flags), not by the
   // module: every kernel set asked of one file shares one nvcc run (a libcu++ file's costs 3 s).
-  // The name carries the format's version (v2: global widths too), so a cache an older banksim
+  // The name carries the format's version (v2: global widths too; v3: the kernels nvcc compiled,
+  // "# kernel NAME"), so a cache an older banksim
   // wrote is never misread.
   std::string wkey_text = read_file(cu_file) + "\x1f" +
                           fs::absolute(cu_file).parent_path().string() +
                           "\x1f" BANKSIM_COURSE_INCLUDE_DIR;
   for (const auto& f : options.extra_flags) wkey_text += "\x1f" + f;
-  const fs::path wpath = cache / fmt::format("{}-{:016x}.sass-widths-v2", cu_file.stem().string(),
+  const fs::path wpath = cache / fmt::format("{}-{:016x}.sass-widths-v3", cu_file.stem().string(),
                                              std::hash<std::string>{}(wkey_text));
   if (options.widths == Widths::kClang ||
       (options.widths == Widths::kCachedOrClang && !fs::exists(wpath))) {
@@ -1254,20 +1422,57 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     // nvcc's widths, cached beside the module: built once (in the grader's compile step, which
     // may write the cache), read by every launch.
     std::string why;
+    const std::string arch =
+        options.gpu_arch.empty() ? std::string(course::kDefaultGpuArch) : options.gpu_arch;
+    std::vector<std::string> incs = {"-I" + fs::absolute(cu_file).parent_path().string()};
+    for (const auto& f : options.extra_flags) {
+      if (f.rfind("-I", 0) == 0 || f.rfind("-D", 0) == 0) incs.push_back(f);
+    }
+    std::optional<NvccTools> tools;
+    auto tools_why = [&]() {
+      if (!tools) tools = find_nvcc_tools();
+      return tools->why;
+    };
     if (!fs::exists(wpath)) {
-      const NvccTools tools = find_nvcc_tools();
-      if (tools.why.empty()) {
-        std::vector<std::string> incs = {"-I" + fs::absolute(cu_file).parent_path().string()};
-        for (const auto& f : options.extra_flags) {
-          if (f.rfind("-I", 0) == 0 || f.rfind("-D", 0) == 0) incs.push_back(f);
+      why = tools_why();
+      if (why.empty()) write_sass_widths(cu_file, incs, *tools, arch, {}, wpath);
+    }
+    fs::path used = wpath;
+    if (why.empty() && read_file(wpath).rfind("# none ", 0) != 0) {
+      // Template instances asked for that nvcc's object has no code for (a header of templates
+      // compiled alone): nvcc compiles a file that instantiates them; its widths are used only
+      // if it has them all, else clang's count (never nvcc's for lines it did not compile).
+      const std::set<std::string> have = sass_kernels(read_file(wpath));
+      std::vector<std::string> missing;
+      for (const std::string& k : options.kernels) {
+        if (k.find('<') != std::string::npos && have.count(instance_key(k)) == 0) {
+          missing.push_back(k);
         }
-        write_sass_widths(cu_file, incs, tools, wpath);
-      } else {
-        why = tools.why;
+      }
+      std::sort(missing.begin(), missing.end());
+      if (!missing.empty()) {
+        std::string ikey = wkey_text;
+        for (const auto& k : missing) ikey += "\x1finstance " + instance_key(k);
+        const fs::path ipath = cache / fmt::format("{}-{:016x}.sass-widths-v3",
+                                                   cu_file.stem().string(),
+                                                   std::hash<std::string>{}(ikey));
+        if (!fs::exists(ipath)) {
+          why = tools_why();
+          if (why.empty()) write_sass_widths(cu_file, incs, *tools, arch, missing, ipath);
+        }
+        const std::set<std::string> now = sass_kernels(read_file(ipath));
+        for (const auto& k : missing) {
+          if (why.empty() && now.count(instance_key(k)) == 0) {
+            why = "nvcc's object has no code for " + k +
+                  " (nvcc could not instantiate it: " +
+                  read_file(ipath).substr(0, read_file(ipath).find('\n')) + ")";
+          }
+        }
+        if (why.empty()) used = ipath;
       }
     }
     if (why.empty()) {
-      const std::string text = read_file(wpath);
+      const std::string text = read_file(used);
       const std::string head = text.substr(0, text.find('\n'));
       if (head.rfind("# none ", 0) == 0) {
         why = head.substr(7);
@@ -1353,11 +1558,15 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     }
     impl->layout.region_kernels.push_back(rt::RegionKernel{table->function, table->frame_bytes});
   }
-  for (std::size_t i = 0; i < options.kernels.size(); ++i) {
-    using EntryFn = const KernelEntry* (*)();
-    auto fn = reinterpret_cast<EntryFn>(
-        dlsym(impl->handle, ("banksim_kernel_" + std::to_string(i)).c_str()));
-    impl->entries[options.kernels[i]] = fn();
+  for (const std::string& k : options.kernels) {
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (instance_key(names[i]) != instance_key(k)) continue;
+      using EntryFn = const KernelEntry* (*)();
+      auto fn = reinterpret_cast<EntryFn>(
+          dlsym(impl->handle, ("banksim_kernel_" + std::to_string(i)).c_str()));
+      if (fn != nullptr) impl->entries[k] = fn();
+      break;
+    }
   }
   impl->symbolizer = find_symbolizer();
   impl->line_table = read_line_table(so);

@@ -87,6 +87,9 @@ struct CompileOptions {
   /// and barrier instead of a fiber per thread; banksim/pass/regions.cpp), where the pass is
   /// built for this clang. false (or BANKSIM_FIBERS=1): every thread a fiber.
   bool regions = true;
+  /// The compute capability whose SASS gives nvcc's widths ("90"); empty = the course's
+  /// (course::kDefaultGpuArch). nvcc's flags are the course's (course::nvcc_flags).
+  std::string gpu_arch;
 };
 
 /// Device memory for a launch: zero-filled, with guard zones so that kernel accesses past its
