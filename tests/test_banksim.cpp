@@ -5,6 +5,7 @@
 // across its test cases (compiling a file costs about a second).
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <numeric>
@@ -1275,4 +1276,36 @@ _Z1kPfPj:
   REQUIRE(back.lines.size() == w.lines.size());
   CHECK(back.lines.at(4).store == w.lines.at(4).store);
   CHECK(banksim::width_mask_text(4 | 16) == "4+16");
+}
+
+TEST_CASE("module cache: a file compiles once, whatever kernel of it is asked for next",
+          "[banksim][cache]") {
+  // A fresh cache: the first Module::compile builds one module; asking for another kernel of
+  // the file, or a template instance the file instantiates itself, loads that module (no new
+  // module is built), and the kernels run from it.
+  namespace fs = std::filesystem;
+  const fs::path cache =
+      fs::temp_directory_path() / ("banksim-cache-once-" + std::to_string(std::random_device{}()));
+  auto modules_built = [&]() {
+    int n = 0;
+    for (const auto& e : fs::directory_iterator(cache)) n += e.path().extension() == ".so";
+    return n;
+  };
+  banksim::CompileOptions options;
+  options.cache_dir = cache;
+  options.widths = banksim::Widths::kClang;
+  options.kernels = {"row"};
+  Module::compile(corpus("kernel_pointers.cu"), options);
+  const int first = modules_built();
+  for (const std::string k : {"tiles::column<1>", "tiles::column<0>", "row"}) {
+    options.kernels = {k};
+    const Module again = Module::compile(corpus("kernel_pointers.cu"), options);
+    CHECK(modules_built() == first);
+    DeviceBuffer in(1024 * sizeof(float));
+    DeviceBuffer out(32 * sizeof(float));
+    const LaunchReport r = again.launch(k, {dim3(1), dim3(32)}, {in, out});
+    CHECK(r.completed);
+    CHECK(r.problems.empty());
+  }
+  fs::remove_all(cache);
 }

@@ -407,7 +407,8 @@ void write_sass_widths(const fs::path& cu_file, const std::vector<std::string>& 
   const std::string abs = fs::absolute(cu_file).lexically_normal().string();
   std::string input = abs;
   if (!instances.empty()) {
-    std::string tu = "#include \"" + abs + "\"\n// The template instances banksim was asked for.\n" +
+    std::string tu = "#include \"" + abs +
+                     "\"\n// The template instances banksim was asked for.\n" +
                      "__attribute__((used)) static void* const banksim_instances[] = {\n";
     for (const auto& k : instances) tu += "    (void*)&" + k + ",\n";
     std::ofstream(generated) << tu << "};\n";
@@ -736,8 +737,8 @@ std::string toolkit_header_error(const std::string& output, const std::string& d
       R"(mma|math_constants|sm_[0-9]+_[a-z_]+|device_[a-z_]+|crt/[a-z_]+|thrust/[a-z_/]+|)"
       R"(cub/[a-z_/]+)\.(h|hpp|cuh))' file not found)");
   std::smatch nf;
-  const std::string first_line = output.substr(m.position(0), output.find('\n', m.position(0)) -
-                                                                  m.position(0));
+  const std::string first_line =
+      output.substr(m.position(0), output.find('\n', m.position(0)) - m.position(0));
   if (std::regex_search(first_line, nf, missing)) {
     return display + ":" + nf[1].str() + ": <" + nf[2].str() +
            "> is a CUDA toolkit header banksim has no stand-in for, and no CUDA toolkit was found "
@@ -772,7 +773,8 @@ std::string toolkit_header_error(const std::string& output, const std::string& d
   return where + ": <" + header + "> is a CUDA toolkit header banksim has no stand-in for (" +
          "clang read the toolkit's copy, written for nvcc, and failed at " + file + ":" +
          m[2].str() + "); banksim runs kernels on the CPU with its own CUDA headers " +
-         "(cuda_runtime.h, cooperative_groups.h, cuda_fp16.h, cuda_profiler_api.h...): give banksim " +
+         "(cuda_runtime.h, cooperative_groups.h, cuda_fp16.h, cuda_profiler_api.h...): give "
+         "banksim " +
          "the kernel without that include, or put the include and the code that needs it under " +
          "#ifndef __BANKSIM__";
 }
@@ -844,15 +846,73 @@ struct Module::Impl : rt::WidthPlan {
     return pcs;
   }
 
+  /// nvcc's widths by statement: each line of a statement written over several lines maps to
+  /// the statement's first line (statement_of), whose widths are the union of its lines'
+  /// (statement_widths). nvcc gives an access the statement's last line, clang often another.
+  std::map<int, int> statement_of;
+  std::map<int, LineWidths> statement_widths;
+
+  /// Fills statement_of and statement_widths from the source and `sass` (after both are read).
+  void index_statements() {
+    std::string text;
+    for (const auto& l : source_lines) text += l + "\n";
+    const std::string masked = mask_comments_and_strings(text);
+    std::istringstream in(masked);
+    std::string line;
+    int n = 0;
+    int start = 1;
+    while (std::getline(in, line)) {
+      ++n;
+      statement_of[n] = start;
+      std::size_t b = line.find_first_not_of(" \t\r");
+      std::size_t e = line.find_last_not_of(" \t\r");
+      const bool ends = b == std::string::npos || line[b] == '#' ||
+                        std::string(";{}:").find(line[e]) != std::string::npos ||
+                        n - start >= 7;  // a statement of more lines: something else
+      if (ends) start = n + 1;
+    }
+    for (const auto& [l, w] : sass.lines) {
+      const auto st = statement_of.find(l);
+      LineWidths& u = statement_widths[st == statement_of.end() ? l : st->second];
+      u.load |= w.load;
+      u.store |= w.store;
+      u.atomic |= w.atomic;
+      u.global_load |= w.global_load;
+      u.global_store |= w.global_store;
+    }
+  }
+
+  /// The statement (its first line) whose nvcc widths apply to `line`, 0 for none: its own, else
+  /// an adjacent statement's where nvcc made an access wider than 4 bytes (two 4-byte accesses
+  /// on consecutive lines that nvcc merged into one 8-byte instruction at one of the lines).
+  int width_statement(int line) const {
+    const auto st = statement_of.find(line);
+    const int own = st == statement_of.end() ? line : st->second;
+    if (statement_widths.count(own) != 0) return own;
+    auto wide = [](std::uint8_t mask) {
+      return (mask & ~(width_bit(1) | width_bit(2) | width_bit(4))) != 0;
+    };
+    for (int d : {-1, 1}) {
+      const auto nb = statement_of.find(line + d);
+      if (nb == statement_of.end()) continue;
+      const auto w = statement_widths.find(nb->second);
+      if (w != statement_widths.end() && (wide(w->second.load) || wide(w->second.store))) {
+        return nb->second;
+      }
+    }
+    return 0;
+  }
+
   std::vector<rt::WidthRule> rules(const std::vector<std::uint64_t>& pcs) const override {
     symbolize(pcs);
     std::vector<rt::WidthRule> out(pcs.size());
     for (std::size_t i = 0; i < pcs.size(); ++i) {
       const auto it = locations.find(pcs[i]);
       if (it == locations.end() || it->second.first != display) continue;
-      const auto w = sass.lines.find(it->second.second);
-      if (w == sass.lines.end()) continue;
-      out[i].group = static_cast<std::uint32_t>(it->second.second);
+      const int group = width_statement(it->second.second);
+      const auto w = statement_widths.find(group);
+      if (group == 0 || w == statement_widths.end()) continue;
+      out[i].group = static_cast<std::uint32_t>(group);
       out[i].load = w->second.load;
       out[i].store = w->second.store;
       out[i].global_load = w->second.global_load;
@@ -1098,10 +1158,12 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     std::string tu = rewritten + stub;
     for (std::size_t i = 0; i < names.size(); ++i) {
       const std::string& k = names[i];
-      tu += "extern \"C\" __attribute__((no_sanitize(\"address\"))) const ::banksim::KernelEntry* "
-            "banksim_kernel_" +
-            std::to_string(i) + "() {\n  static const ::banksim::KernelEntry e = " +
-            "::banksim::make_kernel_entry(\"" + k + "\", &" + k + ");\n  return &e;\n}\n";
+      tu +=
+          "extern \"C\" __attribute__((no_sanitize(\"address\"))) const ::banksim::KernelEntry* "
+          "banksim_kernel_" +
+          std::to_string(i) +
+          "() {\n  static const ::banksim::KernelEntry e = " + "::banksim::make_kernel_entry(\"" +
+          k + "\", &" + k + ");\n  return &e;\n}\n";
     }
     return tu;
   };
@@ -1373,7 +1435,8 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
         const auto lt = name.find('<');
         if (lt == std::string::npos || name.rfind("void ", 0) != 0) continue;
         const std::string inst = name.substr(5);
-        const std::string base = inst.substr(0, inst.find('<'));
+        if (inst.find_first_of("({'") != std::string::npos) continue;  // not nameable here
+        const std::string base = base_name(inst);
         if (templates.count(base) != 0 && have.insert(instance_key(inst)).second) {
           more.push_back(inst);
         }
@@ -1453,9 +1516,9 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
       if (!missing.empty()) {
         std::string ikey = wkey_text;
         for (const auto& k : missing) ikey += "\x1finstance " + instance_key(k);
-        const fs::path ipath = cache / fmt::format("{}-{:016x}.sass-widths-v3",
-                                                   cu_file.stem().string(),
-                                                   std::hash<std::string>{}(ikey));
+        const fs::path ipath =
+            cache / fmt::format("{}-{:016x}.sass-widths-v3", cu_file.stem().string(),
+                                std::hash<std::string>{}(ikey));
         if (!fs::exists(ipath)) {
           why = tools_why();
           if (why.empty()) write_sass_widths(cu_file, incs, *tools, arch, missing, ipath);
@@ -1463,8 +1526,7 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
         const std::set<std::string> now = sass_kernels(read_file(ipath));
         for (const auto& k : missing) {
           if (why.empty() && now.count(instance_key(k)) == 0) {
-            why = "nvcc's object has no code for " + k +
-                  " (nvcc could not instantiate it: " +
+            why = "nvcc's object has no code for " + k + " (nvcc could not instantiate it: " +
                   read_file(ipath).substr(0, read_file(ipath).find('\n')) + ")";
           }
         }
@@ -1479,6 +1541,7 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
       } else if (head.rfind("# ", 0) == 0) {
         impl->sass = sass_widths_from_text(text);
         impl->use_sass = true;
+        impl->index_statements();
         std::istringstream h(head.substr(2));
         std::string nv, release, arch;
         h >> nv >> release >> arch;

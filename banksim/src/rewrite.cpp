@@ -170,8 +170,7 @@ std::size_t launch_callee_start(const std::string& m, std::size_t at) {
       }
       // A group continues the expression only after a name or another group (`f(i)`, `a[i]`,
       // `k<T>`); a parenthesised expression of its own, `(*fp)`, starts it.
-      if (k > 0 && (is_ident(m[k - 1]) || m[k - 1] == ']' || m[k - 1] == ')' ||
-                    m[k - 1] == '>')) {
+      if (k > 0 && (is_ident(m[k - 1]) || m[k - 1] == ']' || m[k - 1] == ')' || m[k - 1] == '>')) {
         continue;
       }
       if (c == ')') break;

@@ -9,7 +9,9 @@
 //   eight_same_bank:  lanes 0-7 on 8 different words of bank 0, the rest spread.
 #include <cuda_runtime.h>
 
-__device__ int spread_bin(int lane, int it) { return 8 + ((lane - 8) * 5 + it * 32) % 248; }
+__device__ int spread_bin(int lane, int it) {
+  return 8 + ((lane - 8) * 5 + it * 32) % 248;
+}
 
 __global__ void eight_on_one_inc(unsigned* out, const unsigned* in) {
   __shared__ unsigned hist[256];

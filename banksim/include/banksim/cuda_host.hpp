@@ -741,10 +741,10 @@ struct LaunchConfigurator {
     template <typename... A>
     void operator()(A&&...) const {}
   };
-  template <typename F, std::enable_if_t<!std::is_convertible_v<F, void (*)()> &&
-                                             !std::is_function_v<std::remove_pointer_t<
-                                                 std::decay_t<F>>>,
-                                         int> = 0>
+  template <typename F,
+            std::enable_if_t<!std::is_convertible_v<F, void (*)()> &&
+                                 !std::is_function_v<std::remove_pointer_t<std::decay_t<F>>>,
+                             int> = 0>
   NotAKernel kernel(F&&) const {
     static_assert(sizeof(F) == 0,
                   "the expression before <<< is not a kernel: launch a __global__ function, a "
