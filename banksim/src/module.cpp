@@ -879,6 +879,7 @@ struct Module::Impl : rt::WidthPlan {
       u.atomic |= w.atomic;
       u.global_load |= w.global_load;
       u.global_store |= w.global_store;
+      u.atomic_add |= w.atomic_add;
     }
   }
 
@@ -917,6 +918,7 @@ struct Module::Impl : rt::WidthPlan {
       out[i].store = w->second.store;
       out[i].global_load = w->second.global_load;
       out[i].global_store = w->second.global_store;
+      out[i].atomic_add = w->second.atomic_add;
     }
     return out;
   }
@@ -1470,13 +1472,13 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   // Keyed by what nvcc reads (the file, its folder, the include and define flags), not by the
   // module: every kernel set asked of one file shares one nvcc run (a libcu++ file's costs 3 s).
   // The name carries the format's version (v2: global widths too; v3: the kernels nvcc compiled,
-  // "# kernel NAME"), so a cache an older banksim
+  // "# kernel NAME"; v4: ATOMS.ADD lines), so a cache an older banksim
   // wrote is never misread.
   std::string wkey_text = read_file(cu_file) + "\x1f" +
                           fs::absolute(cu_file).parent_path().string() +
                           "\x1f" BANKSIM_COURSE_INCLUDE_DIR;
   for (const auto& f : options.extra_flags) wkey_text += "\x1f" + f;
-  const fs::path wpath = cache / fmt::format("{}-{:016x}.sass-widths-v3", cu_file.stem().string(),
+  const fs::path wpath = cache / fmt::format("{}-{:016x}.sass-widths-v4", cu_file.stem().string(),
                                              std::hash<std::string>{}(wkey_text));
   if (options.widths == Widths::kClang ||
       (options.widths == Widths::kCachedOrClang && !fs::exists(wpath))) {
@@ -1517,7 +1519,7 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
         std::string ikey = wkey_text;
         for (const auto& k : missing) ikey += "\x1finstance " + instance_key(k);
         const fs::path ipath =
-            cache / fmt::format("{}-{:016x}.sass-widths-v3", cu_file.stem().string(),
+            cache / fmt::format("{}-{:016x}.sass-widths-v4", cu_file.stem().string(),
                                 std::hash<std::string>{}(ikey));
         if (!fs::exists(ipath)) {
           why = tools_why();

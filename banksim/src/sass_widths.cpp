@@ -150,6 +150,7 @@ SassWidths parse_sass_widths(const std::string& disassembly, const std::string& 
       if (opc == "ST") global = &lw.global_store;
     } else if (opc == "ATOMS") {
       slot = &lw.atomic;
+      if (!mods.empty() && mods[0] == "ADD") lw.atomic_add = 1;
     } else if (opc == "LDG") {
       global = &lw.global_load;
     } else if (opc == "STG") {
@@ -174,7 +175,7 @@ std::string to_text(const SassWidths& w) {
   std::ostringstream o;
   for (const auto& [line, lw] : w.lines) {
     o << line << ' ' << int(lw.load) << ' ' << int(lw.store) << ' ' << int(lw.atomic) << ' '
-      << int(lw.global_load) << ' ' << int(lw.global_store) << '\n';
+      << int(lw.global_load) << ' ' << int(lw.global_store) << ' ' << int(lw.atomic_add) << '\n';
   }
   return o.str();
 }
@@ -187,9 +188,11 @@ SassWidths sass_widths_from_text(const std::string& text) {
     std::istringstream f(s);
     int line = 0, ld = 0, st = 0, at = 0, gld = 0, gst = 0;
     if (!(f >> line >> ld >> st >> at >> gld >> gst) || line <= 0) continue;
-    w.lines[line] = LineWidths{static_cast<std::uint8_t>(ld), static_cast<std::uint8_t>(st),
-                               static_cast<std::uint8_t>(at), static_cast<std::uint8_t>(gld),
-                               static_cast<std::uint8_t>(gst)};
+    int add = 0;
+    f >> add;  // absent in older caches: 0
+    w.lines[line] = LineWidths{static_cast<std::uint8_t>(ld),  static_cast<std::uint8_t>(st),
+                               static_cast<std::uint8_t>(at),  static_cast<std::uint8_t>(gld),
+                               static_cast<std::uint8_t>(gst), static_cast<std::uint8_t>(add)};
     w.instructions += (ld != 0) + (st != 0) + (at != 0);
   }
   return w;

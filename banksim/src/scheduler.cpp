@@ -865,7 +865,17 @@ void Launch::add_request(const Access* const* lane_access, const bankmodel::Requ
     slot = SiteSlot{any->pc, index, any->sub, request.op(), request.width()};
   }
   SiteStats& s = sites_[index];
-  const bankmodel::Summary sum = bankmodel::count_wavefronts(request);
+  bankmodel::Summary sum = bankmodel::count_wavefronts(request);
+  if (request.op() == Op::kAtomic && options_.widths != nullptr && rule_for(any->pc).atomic_add) {
+    // nvcc's ATOMS.ADD (a per-lane value): lanes on one word are not merged as for a constant
+    // increment; each costs a wavefront of its bank (H200: 8 lanes on one word, 8 wavefronts).
+    std::array<int, bankmodel::kNumBanks> per_bank{};
+    int most = 0;
+    for (int l = 0; l < bankmodel::kWarpSize; ++l) {
+      if (request.is_active(l)) most = std::max(most, ++per_bank[(request.offset(l) / 4) % 32]);
+    }
+    sum.wavefronts = std::max(sum.wavefronts, most);
+  }
   s.requests += 1;
   s.wavefronts += static_cast<std::uint64_t>(sum.wavefronts);
   s.ideal += static_cast<std::uint64_t>(sum.ideal);

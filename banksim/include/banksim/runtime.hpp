@@ -117,6 +117,9 @@ struct WidthRule {
   /// compiler made a misaligned access wide at all (clang moves a float3's x and y as 8 bytes).
   std::uint8_t global_load = 0;
   std::uint8_t global_store = 0;  ///< as global_load, for stores
+  /// 1: the other compiler's atomic there adds a per-lane value (ATOMS.ADD): lanes on one word
+  /// serialise (a wavefront each), not counted once as for a constant increment.
+  std::uint8_t atomic_add = 0;
 };
 
 /// The widths another compiler (nvcc, for the GPU) gives the traced accesses: the engine

@@ -26,6 +26,10 @@ struct LineWidths {
   /// where clang did (a misaligned one faults), not for regrouping.
   std::uint8_t global_load = 0;
   std::uint8_t global_store = 0;  ///< STG (and generic ST) widths, as global_load
+  /// 1: an ATOMS.ADD (each lane adds its own value): lanes on one word cost a wavefront each, as
+  /// measured on the H200 (8 lanes on one word: 8 wavefronts; ATOMS.POPC.INC, a constant 1,
+  /// costs 1 for them).
+  std::uint8_t atomic_add = 0;
 };
 
 /// What nvcc emits for one file: widths per line of that file.
@@ -45,8 +49,8 @@ std::string width_mask_text(std::uint8_t mask);
 /// files only (a CUDA header's own code) are skipped.
 SassWidths parse_sass_widths(const std::string& disassembly, const std::string& file);
 
-/// Serialises widths for the compile cache: one "line load store atomic global_load global_store"
-/// per line.
+/// Serialises widths for the compile cache: one "line load store atomic global_load global_store
+/// atomic_add" per line.
 std::string to_text(const SassWidths& w);
 /// Reads to_text()'s format back; lines that do not parse are skipped.
 SassWidths sass_widths_from_text(const std::string& text);
