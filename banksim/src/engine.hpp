@@ -4,6 +4,7 @@
 // rendezvous), memory.cpp (shared-memory bounds, races and uninitialised reads; atomics; global
 // memory and device buffers), guards.cpp (watchdog, crash signals, exit()), abi.cpp (the
 // instrumentation hooks and the C entry points of banksim/abi.hpp).
+// Over 600 lines: class Launch is the one state those four parts share; it is declared whole here.
 #pragma once
 
 #include <dlfcn.h>

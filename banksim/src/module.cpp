@@ -1,7 +1,7 @@
 // module.cpp - compiling a .cu file into a traced shared object, loading it, running kernels and
 // turning raw results (program counters, arena offsets) into source lines and variable names.
-// Over 500 lines on purpose: compile -> load -> find the shared variables -> launch -> aggregate
-// is one pipeline over one Module::Impl, and splitting it would spread that state over files.
+// Over 600 lines: compile -> load -> find the shared variables -> launch -> aggregate is one
+// pipeline over one Module::Impl; the tools it runs and its messages are in toolchain.hpp.
 // The report's presentation (table, JSON) is in report.cpp.
 #include <cxxabi.h>
 #include <dlfcn.h>
@@ -33,6 +33,7 @@
 #include "banksim/runtime.hpp"
 #include "banksim/sass_widths.hpp"
 #include "course/registry.hpp"
+#include "toolchain.hpp"
 
 #ifndef BANKSIM_COURSE_INCLUDE_DIR
 #define BANKSIM_COURSE_INCLUDE_DIR "."
@@ -43,742 +44,9 @@
 
 namespace banksim {
 namespace fs = std::filesystem;
+using namespace detail;  // toolchain.hpp: the tools and messages compile() uses
 
 namespace {
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return {};
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string env_or(const char* name, const std::string& fallback) {
-  const char* v = std::getenv(name);
-  return (v != nullptr && *v != '\0') ? std::string(v) : fallback;
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
-
-/// Runs a shell command, returning its exit status and combined output.
-std::pair<int, std::string> run_command(const std::string& command) {
-  std::string output;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return {-1, "cannot run: " + command};
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), pipe) != nullptr) output += buf.data();
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
-
-/// The executable `name` as found on the PATH (a name with a slash is checked as it is), or ""
-/// (no shell: this runs for every launch).
-std::string find_in_path(const std::string& name) {
-  auto executable = [](const std::string& f) {
-    struct stat st {};
-    return stat(f.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(f.c_str(), X_OK) == 0;
-  };
-  if (name.find('/') != std::string::npos) return executable(name) ? name : std::string();
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path != nullptr && *path != '\0' ? path : "/usr/bin:/bin");
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    if (dir.empty()) continue;
-    const std::string f = dir + "/" + name;
-    if (executable(f)) return f;
-  }
-  return {};
-}
-
-bool tool_exists(const std::string& name) {
-  return !find_in_path(name).empty();
-}
-
-std::string find_symbolizer() {
-  for (const char* name : {"llvm-symbolizer", "llvm-symbolizer-14", "llvm-symbolizer-15"}) {
-    if (tool_exists(name)) return name;
-  }
-  return {};
-}
-
-// ---- Source lines of the module's call sites, found once per compiled module ----------------
-// Every pc a report names is the return address of a call from the module into banksim (a hook,
-// a barrier, an atomic). They are all known once the module is built: objdump lists the calls,
-// llvm-symbolizer names their lines (innermost frame first), and the answer is kept beside the
-// module (`<module>.lines`) by the step that compiles it, where no student code runs; a launch
-// then starts no symbolizer unless it meets a pc the table lacks.
-constexpr const char* kLinesHeader = "# banksim call-site lines 1";
-
-/// Marks a call site whose line was borrowed from the instructions around it (write_line_table).
-constexpr const char* kBorrowedLine = "# line of the surrounding instructions";
-
-/// Whether every frame of one llvm-symbolizer answer is on line 0 ("file.cu:0:5").
-bool all_line_zero(const std::string& frames) {
-  static const std::regex loc(R"(.*:(\d+):(\d+)$)");
-  std::istringstream in(frames);
-  bool any = false;
-  for (std::string line; std::getline(in, line);) {
-    std::smatch m;
-    if (!std::regex_match(line, m, loc)) continue;
-    if (m[1].str() != "0") return false;
-    any = true;
-  }
-  return any;
-}
-
-void write_line_table(const fs::path& so, const std::string& symbolizer) {
-  const std::string objdump = find_in_path("objdump");
-  if (symbolizer.empty() || objdump.empty()) return;
-  const auto [status, listing] =
-      run_command(shell_quote(objdump) + " -d --no-show-raw-insn " + shell_quote(so.string()));
-  if (status != 0) return;
-  // "  450d:\tcall   4890 <__asan_load4@plt>" (ASan's callbacks), or through the GOT (-fno-plt:
-  // the file's own declarations, banksim's functions among them)
-  // "  4959:\tcall   *0x17b1(%rip)   # 6110 <banksim_syncthreads@Base>": the call's return
-  // address is the next instruction's address.
-  static const std::regex insn(R"(^\s*([0-9a-f]+):\s+(\S+)(.*)$)");
-  static const std::regex into(R"(<(__asan_|banksim_)[^>]*@(plt|Base)>)");
-  static const std::regex function(R"(^[0-9a-f]+ <.*>:$)");
-  // Every instruction of the listing (its address and function), and which are calls into banksim.
-  std::vector<std::uint64_t> addresses;
-  std::vector<int> functions;
-  std::vector<std::size_t> calls;
-  int current = 0;
-  std::istringstream in(listing);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (std::regex_match(line, function)) {
-      ++current;
-      continue;
-    }
-    std::smatch m;
-    if (!std::regex_match(line, m, insn)) continue;
-    if (m[2].str().rfind("call", 0) == 0 && std::regex_search(m[3].str(), into)) {
-      calls.push_back(addresses.size());
-    }
-    addresses.push_back(std::stoull(m[1].str(), nullptr, 16));
-    functions.push_back(current);
-  }
-  std::vector<std::uint64_t> offsets;
-  // A load clang builds from several source accesses (a `?:` of two members, a vector load of
-  // a struct) may carry line 0; it belongs to the statement around it: the nearest instruction
-  // of the same function with a line, within kNear instructions either side.
-  constexpr std::size_t kNear = 12;
-  std::vector<std::vector<std::uint64_t>> near(calls.size());
-  std::set<std::uint64_t> asked;
-  for (std::size_t c = 0; c < calls.size(); ++c) {
-    const std::size_t i = calls[c];
-    if (i + 1 >= addresses.size()) continue;
-    offsets.push_back(addresses[i + 1] - 1);
-    asked.insert(addresses[i + 1] - 1);
-    for (std::size_t d = 1; d <= kNear; ++d) {
-      for (const std::size_t j : {i - std::min(i, d), i + d}) {
-        if (j == i || j >= addresses.size() || functions[j] != functions[i]) continue;
-        near[offsets.size() - 1].push_back(addresses[j]);
-        asked.insert(addresses[j]);
-      }
-    }
-  }
-  near.resize(offsets.size());
-  std::string input;
-  for (std::uint64_t o : asked) input += fmt::format("0x{:x}\n", o);
-  const fs::path pcs = so.string() + ".pcs";
-  std::ofstream(pcs) << input;
-  const auto [sym_status, frames] =
-      run_command(symbolizer + " --functions=none --inlining --obj=" + shell_quote(so.string()) +
-                  " < " + shell_quote(pcs.string()));
-  fs::remove(pcs);
-  if (sym_status != 0) return;
-  // One block of frames per address asked, in the order asked.
-  std::map<std::uint64_t, std::string> answer;
-  {
-    auto next = asked.begin();
-    std::istringstream out(frames);
-    std::string block;
-    while (std::getline(out, line) && next != asked.end()) {
-      if (line.empty()) {
-        if (!block.empty()) answer[*next++] = block;
-        block.clear();
-      } else {
-        block += line + "\n";
-      }
-    }
-    if (!block.empty() && next != asked.end()) answer[*next] = block;
-  }
-  std::string head = kLinesHeader;
-  head += "\n";
-  std::string body;
-  for (std::size_t c = 0; c < offsets.size(); ++c) {
-    std::string block = answer[offsets[c]];
-    if (all_line_zero(block)) {
-      // The nearest lined instruction before and the one after; borrowed only when they agree
-      // (or one side has none): an access clang merged from two statements (a store after an
-      // if/else) stays on line 0 rather than on whichever neighbour the layout put first.
-      std::string before;
-      std::string after;
-      for (std::size_t k = 0; k < near[c].size(); ++k) {
-        const std::string& other = answer[near[c][k]];
-        if (other.empty() || all_line_zero(other)) continue;
-        std::string& side = near[c][k] < offsets[c] + 1 ? before : after;
-        if (side.empty()) side = other;
-      }
-      const auto first_frame = [](const std::string& frames) {
-        return frames.substr(0, frames.find('\n'));
-      };
-      const auto file_line = [&](const std::string& frames) {
-        const std::string f = first_frame(frames);
-        const auto colon = f.rfind(':');
-        return colon == std::string::npos ? f : f.substr(0, colon);  // drop the column
-      };
-      if (!before.empty() && (after.empty() || file_line(before) == file_line(after))) {
-        block = before + kBorrowedLine + "\n";  // read_frames: clang built this access itself
-      } else if (before.empty() && !after.empty()) {
-        block = after + kBorrowedLine + "\n";
-      }
-    }
-    head += fmt::format("{:x} ", offsets[c]);
-    body += block + "\n";
-  }
-  // Unique per writer (random, not the pid: sandboxes in other pid namespaces share the cache).
-  const fs::path tmp =
-      so.string() + ".lines." + fmt::format("{:08x}", std::random_device{}()) + ".tmp";
-  std::ofstream(tmp, std::ios::binary) << head << "\n" << body;
-  std::error_code ec;
-  fs::rename(tmp, so.string() + ".lines", ec);
-}
-
-/// The table write_line_table kept: offset (pc - load base - 1) -> llvm-symbolizer's frames.
-std::map<std::uint64_t, std::string> read_line_table(const fs::path& so) {
-  std::map<std::uint64_t, std::string> table;
-  std::ifstream in(so.string() + ".lines", std::ios::binary);
-  std::string line;
-  if (!std::getline(in, line) || line != kLinesHeader || !std::getline(in, line)) return table;
-  std::vector<std::uint64_t> offsets;
-  std::istringstream heads(line);
-  std::string hex;
-  while (heads >> hex) offsets.push_back(std::stoull(hex, nullptr, 16));
-  std::size_t index = 0;
-  std::string block;
-  while (std::getline(in, line)) {
-    if (line.empty()) {
-      if (!block.empty() && index < offsets.size()) table[offsets[index++]] = block;
-      block.clear();
-    } else {
-      block += line + "\n";
-    }
-  }
-  if (!block.empty() && index < offsets.size()) table[offsets[index]] = block;
-  return table;
-}
-
-/// nvcc and nvdisasm for reading nvcc's access widths, or why not (`why`).
-struct NvccTools {
-  std::string nvcc;
-  std::string nvdisasm;
-  std::string why;
-};
-
-NvccTools find_nvcc_tools() {
-  NvccTools t;
-  t.nvcc = find_in_path(env_or("BANKSIM_NVCC", "nvcc"));
-  if (t.nvcc.empty()) {
-    t.why = "nvcc not found (install the CUDA toolkit, or set BANKSIM_NVCC)";
-    return t;
-  }
-  t.nvdisasm = find_in_path(env_or("BANKSIM_NVDISASM", "nvdisasm"));
-  if (t.nvdisasm.empty()) {
-    std::error_code ec;
-    const fs::path beside = fs::canonical(t.nvcc, ec).parent_path() / "nvdisasm";
-    if (!ec) t.nvdisasm = find_in_path(beside.string());
-  }
-  if (t.nvdisasm.empty()) {
-    t.why =
-        "nvdisasm not found beside nvcc or on the PATH (the CUDA toolkit has it; scripts/deps.sh "
-        "installs NVIDIA's nvidia-cuda-nvdisasm from PyPI; or set BANKSIM_NVDISASM)";
-  }
-  return t;
-}
-
-/// The CUDA toolkit's own libcu++ headers (`<cuda/std/...>`: its include/cccl folder), or "":
-/// $BANKSIM_CCCL ("none" for none), else beside the nvcc on the PATH ($BANKSIM_NVCC), else
-/// /usr/local/cuda's. banksim compiles them as host C++ (no __CUDACC__), which they support.
-std::string cccl_include_dir() {
-  const std::string set = env_or("BANKSIM_CCCL", "");
-  if (set == "none") return {};
-  auto has_std = [](const fs::path& dir) {
-    std::error_code ec;
-    return fs::exists(dir / "cuda" / "std" / "type_traits", ec);
-  };
-  if (!set.empty()) return has_std(set) ? set : std::string();
-  std::vector<fs::path> candidates;
-  const std::string nvcc = find_in_path(env_or("BANKSIM_NVCC", "nvcc"));
-  std::error_code ec;
-  if (!nvcc.empty()) {
-    const fs::path real = fs::canonical(nvcc, ec);
-    if (!ec) candidates.push_back(real.parent_path().parent_path() / "include" / "cccl");
-  }
-  candidates.emplace_back("/usr/local/cuda/include/cccl");
-  for (const auto& c : candidates) {
-    if (has_std(c)) return fs::canonical(c, ec).string();
-  }
-  return {};
-}
-
-/// banksim's pass plugin (banksim/pass/regions.cpp) when `clang` can load it: built for the
-/// same LLVM major version (a plugin of another version does not load). Empty otherwise, and
-/// with BANKSIM_FIBERS=1 (every kernel then runs with a fiber per thread, as before the pass).
-std::string regions_plugin(const std::string& clang) {
-  const std::string plugin = BANKSIM_REGIONS_PLUGIN;
-  if (plugin.empty() || env_or("BANKSIM_FIBERS", "") == "1") return {};
-  std::error_code ec;
-  if (!fs::is_regular_file(plugin, ec)) return {};
-  static std::map<std::string, bool> known;
-  auto it = known.find(clang);
-  if (it != known.end()) return it->second ? plugin : std::string();
-  const std::string major = std::to_string(BANKSIM_REGIONS_LLVM_MAJOR);
-  const std::string path = clang.find('/') == std::string::npos ? find_in_path(clang) : clang;
-  bool ok = false;
-  if (!path.empty()) {
-    const std::string real = fs::canonical(path, ec).string();
-    if (real.find("/llvm-" + major + "/") != std::string::npos) {
-      ok = true;  // Debian's layout: /usr/lib/llvm-14/bin/clang
-    } else {
-      const auto [status, out] = run_command(shell_quote(path) + " --version 2>/dev/null");
-      ok = status == 0 && out.find("clang version " + major + ".") != std::string::npos;
-    }
-  }
-  known[clang] = ok;
-  return ok ? plugin : std::string();
-}
-
-/// "nvcc 13.0" from `nvcc --version` (once per process and nvcc).
-std::string nvcc_release(const std::string& nvcc) {
-  static std::map<std::string, std::string> known;
-  auto it = known.find(nvcc);
-  if (it != known.end()) return it->second;
-  const auto [status, out] = run_command(shell_quote(nvcc) + " --version");
-  static const std::regex rel(R"(release ([0-9.]+))");
-  std::smatch m;
-  std::string r = "nvcc";
-  if (status == 0 && std::regex_search(out, m, rel)) r += " " + m[1].str();
-  return known[nvcc] = r;
-}
-
-std::string demangle(const char* name);
-
-/// A kernel's name as written and as demangled, made comparable: no spaces, no integer-literal
-/// suffixes (`reduce6<float, 256u, true>` and `reduce6<float,256,true>` are one instance).
-std::string instance_key(const std::string& name) {
-  static const std::regex suffix(R"(\b([0-9]+)[uUlL]+\b)");
-  std::string k = std::regex_replace(name, suffix, "$1");
-  k.erase(std::remove_if(k.begin(), k.end(), [](unsigned char c) { return std::isspace(c) != 0; }),
-          k.end());
-  if (k.rfind("::", 0) == 0) k = k.substr(2);
-  return k;
-}
-
-/// Compiles `cu_file` with nvcc (the course's flags for `arch`, course::nvcc_flags: what the GPU
-/// grader runs) and reads the shared-memory widths per line from nvdisasm; writes them to `out`
-/// (atomically). The file's first line says what happened: "# nvcc 13.0 sm_90 N" (N
-/// instructions) or "# none WHY"; a line "# kernel NAME" names each kernel nvcc compiled. Where
-/// `instances` (template kernels as asked for, `k<float, 4>`) is not empty, nvcc compiles a
-/// generated file that includes `cu_file` and takes each instance's address, so that a header of
-/// templates nothing instantiates has code for what is launched.
-void write_sass_widths(const fs::path& cu_file, const std::vector<std::string>& include_flags,
-                       const NvccTools& tools, const std::string& arch,
-                       const std::vector<std::string>& instances, const fs::path& out) {
-  const std::string unique =
-      fmt::format("{:08x}{:08x}", std::random_device{}(), std::random_device{}());
-  const fs::path cubin = out.string() + "." + unique + ".cubin";
-  const fs::path tmp = out.string() + "." + unique + ".tmp";
-  const fs::path generated = out.string() + "." + unique + ".cu";
-  std::string text;
-  const std::string abs = fs::absolute(cu_file).lexically_normal().string();
-  std::string input = abs;
-  if (!instances.empty()) {
-    std::string tu = "#include \"" + abs +
-                     "\"\n// The template instances banksim was asked for.\n" +
-                     "__attribute__((used)) static void* const banksim_instances[] = {\n";
-    for (const auto& k : instances) tu += "    (void*)&" + k + ",\n";
-    std::ofstream(generated) << tu << "};\n";
-    input = generated.string();
-  }
-  std::string cmd = shell_quote(tools.nvcc);
-  for (const auto& f : course::nvcc_flags(arch)) cmd += " " + shell_quote(f);
-  cmd += " -cubin -w -x cu -I" + shell_quote(BANKSIM_COURSE_INCLUDE_DIR);
-  for (const auto& f : include_flags) cmd += " " + shell_quote(f);
-  cmd += " -o " + shell_quote(cubin.string()) + " " + shell_quote(input);
-  const auto [status, output] = run_command(cmd);
-  if (status != 0) {
-    std::string first = output.substr(0, output.find('\n'));
-    text = "# none nvcc could not compile the file for sm_" + arch + ": " + first + "\n";
-  } else {
-    // -ndf: no dataflow analysis, 30% of nvdisasm's time (0.70 -> 0.50 s a file); the
-    // listing is the same (103 course files: 102 byte-identical, one differs only in an indirect
-    // branch's target annotation; measurements/fidelity/2026-12-01-nvdisasm-ndf/ndf-check.sh).
-    const auto [dstatus, sass] =
-        run_command(shell_quote(tools.nvdisasm) + " -c -gi -ndf " + shell_quote(cubin.string()));
-    if (dstatus != 0) {
-      text = "# none nvdisasm failed: " + sass.substr(0, sass.find('\n')) + "\n";
-    } else {
-      const SassWidths w = parse_sass_widths(sass, abs);
-      text = fmt::format("# {} sm_{} {}\n", nvcc_release(tools.nvcc), arch, w.instructions);
-      // The kernels nvcc compiled: a function section per kernel (".text.<mangled>").
-      static const std::regex section(R"(\.text\.([A-Za-z_$][A-Za-z0-9_$]*))");
-      std::set<std::string> kernels;
-      for (auto it = std::sregex_iterator(sass.begin(), sass.end(), section);
-           it != std::sregex_iterator(); ++it) {
-        std::string d = demangle((*it)[1].str().c_str());
-        d = d.substr(0, d.find('('));
-        if (d.rfind("void ", 0) == 0) d = d.substr(5);
-        kernels.insert(instance_key(d));
-      }
-      for (const auto& k : kernels) text += "# kernel " + k + "\n";
-      text += to_text(w);
-    }
-  }
-  fs::remove(cubin);
-  std::error_code ec;
-  fs::remove(generated, ec);
-  std::ofstream(tmp) << text;
-  fs::rename(tmp, out, ec);
-  if (ec) fs::remove(tmp, ec);
-}
-
-/// The kernels a widths file says nvcc compiled (instance_key form).
-std::set<std::string> sass_kernels(const std::string& text) {
-  std::set<std::string> out;
-  std::istringstream in(text);
-  std::string s;
-  while (std::getline(in, s)) {
-    if (s.rfind("# kernel ", 0) == 0) out.insert(s.substr(9));
-  }
-  return out;
-}
-
-/// The kernel's name as the file declares it: `ns::k<T, 4>` -> `k` (the namespace is the
-/// declaration's, which find_kernels does not record).
-std::string base_name(const std::string& kernel) {
-  const auto lt = kernel.find('<');
-  std::string b = lt == std::string::npos ? kernel : kernel.substr(0, lt);
-  while (!b.empty() && b.back() == ' ') b.pop_back();
-  const auto colons = b.rfind("::");
-  return colons == std::string::npos ? b : b.substr(colons + 2);
-}
-
-std::string demangle(const char* name) {
-  int status = 0;
-  char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-  if (status != 0 || d == nullptr) return name;
-  std::string out = d;
-  std::free(d);
-  return out;
-}
-
-std::string short_var_name(const std::string& qualified) {
-  const auto pos = qualified.rfind("::");
-  return pos == std::string::npos ? qualified : qualified.substr(pos + 2);
-}
-
-/// Symbols of the section "banksim_shared" in an ELF shared object: name, address, size.
-struct ElfSymbol {
-  std::string name;
-  std::uint64_t value;
-  std::uint64_t size;
-};
-
-std::vector<ElfSymbol> shared_section_symbols(const std::string& image) {
-  std::vector<ElfSymbol> out;
-  if (image.size() < sizeof(Elf64_Ehdr)) return out;
-  const auto* base = reinterpret_cast<const unsigned char*>(image.data());
-  const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(base);
-  const auto* sh = reinterpret_cast<const Elf64_Shdr*>(base + eh->e_shoff);
-  const char* shstr = reinterpret_cast<const char*>(base + sh[eh->e_shstrndx].sh_offset);
-  int shared_index = -1;
-  for (int i = 0; i < eh->e_shnum; ++i) {
-    if (std::string(shstr + sh[i].sh_name) == "banksim_shared") shared_index = i;
-  }
-  if (shared_index < 0) return out;
-  for (int i = 0; i < eh->e_shnum; ++i) {
-    if (sh[i].sh_type != SHT_SYMTAB) continue;
-    const auto* syms = reinterpret_cast<const Elf64_Sym*>(base + sh[i].sh_offset);
-    const char* strtab = reinterpret_cast<const char*>(base + sh[sh[i].sh_link].sh_offset);
-    const std::size_t n = sh[i].sh_size / sizeof(Elf64_Sym);
-    for (std::size_t k = 0; k < n; ++k) {
-      if (syms[k].st_shndx != shared_index || ELF64_ST_TYPE(syms[k].st_info) != STT_OBJECT) {
-        continue;
-      }
-      out.push_back(ElfSymbol{strtab + syms[k].st_name, syms[k].st_value, syms[k].st_size});
-    }
-  }
-  return out;
-}
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return {};
-  const auto e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
-}
-
-/// The dynamic symbols `so` needs that nothing loaded here defines (not the runtime, not the C
-/// and C++ libraries): functions a file declares and its host code calls, defined in another
-/// source file or a library banksim does not link (cuBLAS). Weak references are left out.
-std::vector<std::string> unresolved_symbols(const fs::path& so) {
-  std::vector<std::string> out;
-  const std::string objdump = find_in_path("objdump");
-  if (objdump.empty()) return out;
-  const auto [status, listing] =
-      run_command(shell_quote(objdump) + " -T " + shell_quote(so.string()));
-  if (status != 0) return out;
-  std::istringstream in(listing);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.find("*UND*") == std::string::npos) continue;
-    const std::string flags = line.substr(0, line.find("*UND*"));
-    if (flags.find(" w ") != std::string::npos) continue;  // weak: may stay undefined
-    std::istringstream words(line);
-    std::string name;
-    for (std::string w; words >> w;) name = w;
-    if (name.empty() || name == "*UND*") continue;
-    if (!std::all_of(name.begin(), name.end(), [](char c) {
-          return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.' ||
-                 c == '$';
-        })) {
-      continue;
-    }
-    if (dlsym(RTLD_DEFAULT, name.c_str()) == nullptr) out.push_back(name);
-  }
-  return out;
-}
-
-/// The functions `so` defines (dynamic symbols, mangled), for the template instances it holds.
-std::vector<std::string> defined_functions(const fs::path& so) {
-  std::vector<std::string> out;
-  const auto [status, text] =
-      run_command("nm -D --defined-only " + shell_quote(so.string()) + " 2>/dev/null");
-  if (status != 0) return out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream f(line);
-    std::string addr, type, name;
-    if (f >> addr >> type >> name && (type == "T" || type == "W")) out.push_back(name);
-  }
-  return out;
-}
-
-/// C++ source defining each of `names` as a function that stops the run with a message naming
-/// it and the file: the module then loads, and a kernel that really calls one is told why.
-std::string stub_definitions(const std::vector<std::string>& names, const std::string& display) {
-  auto quoted = [](const std::string& t) {
-    std::string q;
-    for (char c : t) {
-      if (c == '"' || c == '\\') q += '\\';
-      q += c;
-    }
-    return q;
-  };
-  std::string out = "\n// banksim: functions this file declares and nothing here defines\n";
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    int status = 0;
-    char* d = abi::__cxa_demangle(names[i].c_str(), nullptr, nullptr, &status);
-    const std::string shown = status == 0 && d != nullptr ? d : names[i];
-    std::free(d);
-    out += fmt::format(
-        "extern \"C\" void banksim_undefined_{0}() __asm__(\"{1}\");\n"
-        "extern \"C\" __attribute__((used)) void banksim_undefined_{0}() {{\n"
-        "  banksim_stop(\"{2} was called, and {3} does not define it: banksim compiles this one "
-        "file (a function defined in another source file, or in a library such as cuBLAS, is not "
-        "there); it runs kernels, not the program's main\");\n}}\n",
-        i, names[i], quoted(shown), quoted(display));
-  }
-  return out;
-}
-
-/// The kernels declared in the headers `source` (the file `file`) includes by path ("x.cuh"),
-/// found beside the file or in its -I folders, and in the headers those include (to 4 levels).
-std::vector<KernelDecl> kernels_in_local_headers(const fs::path& file, const std::string& source,
-                                                 const std::vector<std::string>& flags) {
-  std::vector<fs::path> dirs;
-  for (const auto& f : flags) {
-    if (f.rfind("-I", 0) == 0 && f.size() > 2) dirs.emplace_back(f.substr(2));
-  }
-  std::vector<KernelDecl> out;
-  std::set<std::string> seen;
-  static const std::regex include_re(R"re(#[ \t]*include[ \t]*"([^"]+)")re");
-  std::function<void(const fs::path&, const std::string&, int)> scan =
-      [&](const fs::path& at, const std::string& text, int depth) {
-        if (depth > 4) return;
-        // Includes outside comments: found in the text with comments blanked (strings kept).
-        const std::string masked = mask_comments_and_strings(text);
-        for (auto it = std::sregex_iterator(text.begin(), text.end(), include_re);
-             it != std::sregex_iterator(); ++it) {
-          const auto pos = static_cast<std::size_t>(it->position(0));
-          if (masked.compare(pos, 1, "#") != 0) continue;  // inside a comment
-          std::vector<fs::path> candidates = {at.parent_path() / (*it)[1].str()};
-          for (const auto& d : dirs) candidates.push_back(d / (*it)[1].str());
-          for (const auto& c : candidates) {
-            std::error_code ec;
-            if (!fs::is_regular_file(c, ec)) continue;
-            const std::string key = fs::weakly_canonical(c, ec).string();
-            if (!seen.insert(key).second) break;
-            const std::string header = read_file(c);
-            for (KernelDecl d : find_kernels(header)) out.push_back(d);
-            scan(c, header, depth + 1);
-            break;
-          }
-        }
-      };
-  scan(file, source, 0);
-  return out;
-}
-
-/// clang's output with the snippets of `display`'s lines shown as the student wrote them: clang
-/// quotes the line it compiled, and banksim's rewrite changed some (a launch, a `__shared__`
-/// declaration). Where a quoted line differs from the file's, the file's line is shown and the
-/// caret line under it (whose columns are the rewritten line's) is left out.
-std::string restore_source_lines(const std::string& output, const std::string& display,
-                                 const std::string& source) {
-  std::vector<std::string> original;
-  {
-    std::istringstream in(source);
-    for (std::string l; std::getline(in, l);) original.push_back(l);
-  }
-  std::istringstream in(output);
-  std::vector<std::string> lines;
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  const std::string prefix = display + ":";
-  std::string out;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string& head = lines[i];
-    if (head.rfind(prefix, 0) != 0 || i + 1 >= lines.size()) {
-      out += head + "\n";
-      continue;
-    }
-    // "FILE:LINE:COL: ..." with the quoted line after it.
-    const std::size_t colon = head.find(':', prefix.size());
-    const std::size_t colon2 = colon == std::string::npos ? colon : head.find(':', colon + 1);
-    const std::string number =
-        colon == std::string::npos ? "" : head.substr(prefix.size(), colon - prefix.size());
-    const std::string column =
-        colon2 == std::string::npos ? "" : head.substr(colon + 1, colon2 - colon - 1);
-    const auto digits = [](const std::string& t) {  // and small enough for stoul
-      return !t.empty() && t.size() <= 9 && std::all_of(t.begin(), t.end(), ::isdigit);
-    };
-    const std::size_t n = digits(number) ? std::stoul(number) : 0;
-    const std::string& quoted = lines[i + 1];
-    if (n == 0 || n > original.size() || quoted == original[n - 1] ||
-        (quoted.find("banksim") == std::string::npos &&
-         quoted.find("BANKSIM") == std::string::npos)) {
-      out += head + "\n";  // not a line banksim's rewrite changed
-      continue;
-    }
-    const std::string& mine = original[n - 1];
-    // The column in the student's line: the rewrite changed one stretch of it; a column after
-    // that stretch moves by the length difference, one inside it points at the stretch's start.
-    std::string fixed = head;
-    if (digits(column)) {
-      std::size_t p = 0;
-      while (p < mine.size() && p < quoted.size() && mine[p] == quoted[p]) ++p;
-      std::size_t q = 0;
-      while (q < mine.size() - p && q < quoted.size() - p &&
-             mine[mine.size() - 1 - q] == quoted[quoted.size() - 1 - q]) {
-        ++q;
-      }
-      const std::size_t c = std::stoul(column);
-      std::size_t to = p + 1;
-      if (c - 1 < p) {
-        to = c;
-      } else if (quoted.size() - (c - 1) <= q) {
-        to = c - (quoted.size() - mine.size());
-      }
-      fixed = head.substr(0, colon + 1) + std::to_string(to) + head.substr(colon2);
-    }
-    out += fixed + "\n" + mine + "\n";
-    ++i;  // the rewritten line; then its caret and fix-it lines (indented), whose columns are
-    // the rewritten line's
-    while (i + 1 < lines.size() && !lines[i + 1].empty() && lines[i + 1][0] == ' ') ++i;
-  }
-  return out;
-}
-
-/// The first clang diagnostic "file:line:col: error: message" of `output`.
-std::string first_error(const std::string& output) {
-  static const std::regex err(R"(([^\s:][^:\n]*):(\d+):(\d+): (fatal )?error: ([^\n]*))");
-  std::smatch m;
-  if (std::regex_search(output, m, err)) {
-    return m[1].str() + ":" + m[2].str() + ": error: " + m[5].str();
-  }
-  return trim(output.substr(0, output.find('\n')));
-}
-
-/// Where the first error of `output` is in a header of the CUDA toolkit (one banksim has no
-/// stand-in for, so clang read the toolkit's own, written for nvcc): a message naming the header,
-/// the line of `display` that includes it, and what to do. "" otherwise.
-std::string toolkit_header_error(const std::string& output, const std::string& display) {
-  static const std::regex err(R"(([^\s:][^:\n]*):(\d+):(\d+): (fatal )?error: )");
-  std::smatch m;
-  if (!std::regex_search(output, m, err)) return "";
-  // A toolkit header that is not there at all (no CUDA toolkit installed).
-  static const std::regex missing(
-      R"(^[^\n]*:(\d+):\d+: fatal error: '((cu[A-Za-z0-9_]*|nvtx[A-Za-z0-9_/]*|npp[A-Za-z0-9_]*|nvrtc|)"
-      R"(mma|math_constants|sm_[0-9]+_[a-z_]+|device_[a-z_]+|crt/[a-z_]+|thrust/[a-z_/]+|)"
-      R"(cub/[a-z_/]+)\.(h|hpp|cuh))' file not found)");
-  std::smatch nf;
-  const std::string first_line =
-      output.substr(m.position(0), output.find('\n', m.position(0)) - m.position(0));
-  if (std::regex_search(first_line, nf, missing)) {
-    return display + ":" + nf[1].str() + ": <" + nf[2].str() +
-           "> is a CUDA toolkit header banksim has no stand-in for, and no CUDA toolkit was found "
-           "to read it from; banksim runs kernels on the CPU with its own CUDA headers "
-           "(cuda_runtime.h, cooperative_groups.h, cuda_fp16.h, cuda_profiler_api.h...): give "
-           "banksim the kernel without that include, or put the include and the code that needs "
-           "it under #ifndef __BANKSIM__";
-  }
-  const std::string file = m[1].str();
-  std::error_code ec;
-  const std::string real = fs::weakly_canonical(file, ec).string();
-  // The toolkit's include folder: .../cuda-13.0/include/, .../cuda/include/, targets/*/include/.
-  static const std::regex toolkit(R"(/cuda(-[0-9.]+)?/(targets/[^/]+/)?include/)");
-  if (!std::regex_search(real, toolkit) && !std::regex_search(file, toolkit)) return "";
-  // The line of the student's file that brings it in, and the header it names there (clang
-  // lists the includers outermost first; the error's own file ends the chain).
-  std::string header = fs::path(file).filename().string();
-  std::string where = display;
-  static const std::regex inc(R"(In file included from ([^:\n]+):(\d+):)");
-  std::vector<std::pair<std::string, std::string>> chain;
-  for (auto it = std::sregex_iterator(output.begin(), output.begin() + m.position(0), inc);
-       it != std::sregex_iterator(); ++it) {
-    chain.emplace_back((*it)[1].str(), (*it)[2].str());
-  }
-  for (std::size_t i = 0; i < chain.size(); ++i) {
-    if (fs::path(chain[i].first).filename() == fs::path(display).filename()) {
-      where = display + ":" + chain[i].second;
-      if (i + 1 < chain.size()) header = fs::path(chain[i + 1].first).filename().string();
-      break;
-    }
-  }
-  return where + ": <" + header + "> is a CUDA toolkit header banksim has no stand-in for (" +
-         "clang read the toolkit's copy, written for nvcc, and failed at " + file + ":" +
-         m[2].str() + "); banksim runs kernels on the CPU with its own CUDA headers " +
-         "(cuda_runtime.h, cooperative_groups.h, cuda_fp16.h, cuda_profiler_api.h...): give "
-         "banksim " +
-         "the kernel without that include, or put the include and the code that needs it under " +
-         "#ifndef __BANKSIM__";
-}
-
 const rt::ModuleLayout* g_last_layout = nullptr;
 void note_host_layout(const rt::ModuleLayout* layout) {
   g_last_layout = layout;
@@ -1382,14 +650,14 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   const fs::path index_path =
       cache / (cu_file.stem().string() + "-" +
                fmt::format("{:016x}", std::hash<std::string>{}(rewritten + key_text)) + ".kernels");
-  std::vector<std::string> names;
+  std::vector<std::string> entry_names;
   fs::path so;
   {
     std::istringstream in(read_file(index_path));
     std::string line;
     if (std::getline(in, line) && !line.empty() && fs::exists(cache / line)) {
       so = cache / line;
-      while (std::getline(in, line)) names.push_back(line);
+      while (std::getline(in, line)) entry_names.push_back(line);
     }
   }
   auto covered = [&](const std::vector<std::string>& have) {
@@ -1398,8 +666,8 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     return std::all_of(options.kernels.begin(), options.kernels.end(),
                        [&](const std::string& k) { return keys.count(instance_key(k)) != 0; });
   };
-  if (so.empty() || !covered(names)) {
-    std::vector<std::string> want = names;
+  if (so.empty() || !covered(entry_names)) {
+    std::vector<std::string> want = entry_names;
     auto add = [&](const std::string& k) {
       for (const auto& n : want) {
         if (instance_key(n) == instance_key(k)) return;
@@ -1455,14 +723,14 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
       }
     }
     so = built;
-    names = want;
+    entry_names = want;
     const std::string unique =
         fmt::format("{:08x}{:08x}", std::random_device{}(), std::random_device{}());
     const fs::path tmp_index = index_path.string() + "." + unique + ".tmp";
     {
       std::ofstream out(tmp_index);
       out << so.filename().string() << "\n";
-      for (const auto& n : names) out << n << "\n";
+      for (const auto& n : entry_names) out << n << "\n";
     }
     std::error_code ec;
     fs::rename(tmp_index, index_path, ec);
@@ -1487,7 +755,7 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     // nvcc's widths, cached beside the module: built once (in the grader's compile step, which
     // may write the cache), read by every launch.
     std::string why;
-    const std::string arch =
+    const std::string gpu_arch =
         options.gpu_arch.empty() ? std::string(course::kDefaultGpuArch) : options.gpu_arch;
     std::vector<std::string> incs = {"-I" + fs::absolute(cu_file).parent_path().string()};
     for (const auto& f : options.extra_flags) {
@@ -1500,7 +768,7 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     };
     if (!fs::exists(wpath)) {
       why = tools_why();
-      if (why.empty()) write_sass_widths(cu_file, incs, *tools, arch, {}, wpath);
+      if (why.empty()) write_sass_widths(cu_file, incs, *tools, gpu_arch, {}, wpath);
     }
     fs::path used = wpath;
     if (why.empty() && read_file(wpath).rfind("# none ", 0) != 0) {
@@ -1523,7 +791,7 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
                                 std::hash<std::string>{}(ikey));
         if (!fs::exists(ipath)) {
           why = tools_why();
-          if (why.empty()) write_sass_widths(cu_file, incs, *tools, arch, missing, ipath);
+          if (why.empty()) write_sass_widths(cu_file, incs, *tools, gpu_arch, missing, ipath);
         }
         const std::set<std::string> now = sass_kernels(read_file(ipath));
         for (const auto& k : missing) {
@@ -1624,8 +892,8 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     impl->layout.region_kernels.push_back(rt::RegionKernel{table->function, table->frame_bytes});
   }
   for (const std::string& k : options.kernels) {
-    for (std::size_t i = 0; i < names.size(); ++i) {
-      if (instance_key(names[i]) != instance_key(k)) continue;
+    for (std::size_t i = 0; i < entry_names.size(); ++i) {
+      if (instance_key(entry_names[i]) != instance_key(k)) continue;
       using EntryFn = const KernelEntry* (*)();
       auto fn = reinterpret_cast<EntryFn>(
           dlsym(impl->handle, ("banksim_kernel_" + std::to_string(i)).c_str()));

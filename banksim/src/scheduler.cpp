@@ -2,6 +2,7 @@
 // fiber, warps run to their barrier one after another; warp traces zipped into warp requests
 // (the k-th execution of an instruction by each lane forms one request); __syncthreads and the
 // warp rendezvous of __syncwarp, shuffles and ballots. See engine.hpp for the parts.
+// Over 600 lines: blocks, warp requests and barriers all drive one Launch's threads in turn.
 #include <algorithm>
 #include <chrono>
 #include <cstddef>

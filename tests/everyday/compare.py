@@ -47,12 +47,14 @@ def main():
     p.add_argument("--widths", default="nvcc", choices=["nvcc", "clang"])
     p.add_argument("--expect-differ", nargs="*", default=[])
     p.add_argument("--manifest", help="the corpus manifest (default: banksim_totals.py's)")
+    p.add_argument("--jobs", type=int, default=1, help="banksim runs side by side")
     a = p.parse_args()
     measured = json.load(open(a.measured))
     run = subprocess.run(
         [sys.executable, os.path.join(HERE, "banksim_totals.py"), a.banksim,
          f"--extra-arg=--widths={a.widths}"]
-        + ([f"--manifest={a.manifest}", "--keep-going"] if a.manifest else []),
+        + ([f"--manifest={a.manifest}", "--keep-going"] if a.manifest else [])
+        + [f"--jobs={a.jobs}"],
         stdout=subprocess.PIPE, text=True)
     if run.returncode != 0:
         print(f"compare: banksim_totals.py failed (exit {run.returncode})", file=sys.stderr)
