@@ -105,6 +105,11 @@ struct Module::Impl : rt::WidthPlan {
   bool use_sass = false;    ///< launches regroup into nvcc's widths
   std::string widths_note;  ///< whose widths, in words (LaunchReport::widths)
 
+  void read_widths(const fs::path& cu_file, const CompileOptions& options, const fs::path& cache);
+  void load(const std::string& source, const std::string& plugin,
+            const std::vector<std::string>& entry_names, const CompileOptions& options,
+            const fs::path& so);
+
   /// WidthPlan: a traced access at a line of the file where nvcc emitted shared instructions
   /// takes that line's widths; others (a header's code) keep clang's.
   std::vector<std::uint64_t> call_sites() const override {
@@ -353,6 +358,186 @@ const KernelEntry& Module::entry(const std::string& kernel) const {
   return *it->second;
 }
 
+/// nvcc's access widths for the module's file (built once into the cache, read by every
+/// launch), or clang's with the reason why: sass, use_sass, widths_note.
+void Module::Impl::read_widths(const fs::path& cu_file, const CompileOptions& options,
+                               const fs::path& cache) {
+  Impl* impl = this;
+  // Keyed by what nvcc reads (the file, its folder, the include and define flags), not by the
+  // module: every kernel set asked of one file shares one nvcc run (a libcu++ file's costs 3 s).
+  // The name carries the format's version (v2: global widths too; v3: the kernels nvcc compiled,
+  // "# kernel NAME"; v4: ATOMS.ADD lines), so a cache an older banksim
+  // wrote is never misread.
+  std::string wkey_text = read_file(cu_file) + "\x1f" +
+                          fs::absolute(cu_file).parent_path().string() +
+                          "\x1f" BANKSIM_COURSE_INCLUDE_DIR;
+  for (const auto& f : options.extra_flags) wkey_text += "\x1f" + f;
+  const fs::path wpath = cache / fmt::format("{}-{:016x}.sass-widths-v4", cu_file.stem().string(),
+                                             std::hash<std::string>{}(wkey_text));
+  if (options.widths == Widths::kClang ||
+      (options.widths == Widths::kCachedOrClang && !fs::exists(wpath))) {
+    impl->widths_note = "clang's (as compiled for the CPU; asked for)";
+  } else {
+    // nvcc's widths, cached beside the module: built once (in the grader's compile step, which
+    // may write the cache), read by every launch.
+    std::string why;
+    const std::string gpu_arch =
+        options.gpu_arch.empty() ? std::string(course::kDefaultGpuArch) : options.gpu_arch;
+    std::vector<std::string> incs = {"-I" + fs::absolute(cu_file).parent_path().string()};
+    for (const auto& f : options.extra_flags) {
+      if (f.rfind("-I", 0) == 0 || f.rfind("-D", 0) == 0) incs.push_back(f);
+    }
+    std::optional<NvccTools> tools;
+    auto tools_why = [&]() {
+      if (!tools) tools = find_nvcc_tools();
+      return tools->why;
+    };
+    if (!fs::exists(wpath)) {
+      why = tools_why();
+      if (why.empty()) write_sass_widths(cu_file, incs, *tools, gpu_arch, {}, wpath);
+    }
+    fs::path used = wpath;
+    if (why.empty() && read_file(wpath).rfind("# none ", 0) != 0) {
+      // Template instances asked for that nvcc's object has no code for (a header of templates
+      // compiled alone): nvcc compiles a file that instantiates them; its widths are used only
+      // if it has them all, else clang's count (never nvcc's for lines it did not compile).
+      const std::set<std::string> have = sass_kernels(read_file(wpath));
+      std::vector<std::string> missing;
+      for (const std::string& k : options.kernels) {
+        if (k.find('<') != std::string::npos && have.count(instance_key(k)) == 0) {
+          missing.push_back(k);
+        }
+      }
+      std::sort(missing.begin(), missing.end());
+      if (!missing.empty()) {
+        std::string ikey = wkey_text;
+        for (const auto& k : missing) ikey += "\x1finstance " + instance_key(k);
+        const fs::path ipath =
+            cache / fmt::format("{}-{:016x}.sass-widths-v4", cu_file.stem().string(),
+                                std::hash<std::string>{}(ikey));
+        if (!fs::exists(ipath)) {
+          why = tools_why();
+          if (why.empty()) write_sass_widths(cu_file, incs, *tools, gpu_arch, missing, ipath);
+        }
+        const std::set<std::string> now = sass_kernels(read_file(ipath));
+        for (const auto& k : missing) {
+          if (why.empty() && now.count(instance_key(k)) == 0) {
+            why = "nvcc's object has no code for " + k + " (nvcc could not instantiate it: " +
+                  read_file(ipath).substr(0, read_file(ipath).find('\n')) + ")";
+          }
+        }
+        if (why.empty()) used = ipath;
+      }
+    }
+    if (why.empty()) {
+      const std::string text = read_file(used);
+      const std::string head = text.substr(0, text.find('\n'));
+      if (head.rfind("# none ", 0) == 0) {
+        why = head.substr(7);
+      } else if (head.rfind("# ", 0) == 0) {
+        impl->sass = sass_widths_from_text(text);
+        impl->use_sass = true;
+        impl->index_statements();
+        std::istringstream h(head.substr(2));
+        std::string nv, release, arch;
+        h >> nv >> release >> arch;
+        const auto shared_lines =
+            std::count_if(impl->sass.lines.begin(), impl->sass.lines.end(), [](const auto& l) {
+              return l.second.load != 0 || l.second.store != 0 || l.second.atomic != 0;
+            });
+        impl->widths_note = fmt::format("{} {} SASS for {} ({} lines with shared accesses)", nv,
+                                        release, arch, shared_lines);
+      } else {
+        why = "the cached nvcc widths could not be read";
+      }
+    }
+    if (!impl->use_sass) {
+      if (options.widths == Widths::kNvcc) {
+        throw UsageError("nvcc's access widths were asked for and cannot be had: " + why);
+      }
+      impl->widths_note = "clang's (as compiled for the CPU): " + why;
+    }
+  }
+}
+
+/// Loads the built module `so`: its arena and shared variables, the kernels the regions pass
+/// cut, and the entries of the kernels asked for (`entry_names`: the module's, in order).
+void Module::Impl::load(const std::string& source, const std::string& plugin,
+                        const std::vector<std::string>& entry_names, const CompileOptions& options,
+                        const fs::path& so) {
+  Impl* impl = this;
+  impl->handle = dlopen(impl->so_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (impl->handle == nullptr) {
+    throw CompileError(std::string("cannot load the compiled kernel: ") + dlerror() +
+                           " (a CUDA function banksim does not provide?)",
+                       "");
+  }
+  link_map* lm = nullptr;
+  dlinfo(impl->handle, RTLD_DI_LINKMAP, &lm);
+  impl->load_base = lm->l_addr;
+  using ArenaFn = void (*)(std::uintptr_t*, std::uintptr_t*);
+  auto arena = reinterpret_cast<ArenaFn>(dlsym(impl->handle, "banksim_module_arena"));
+  std::uintptr_t lo = 0;
+  std::uintptr_t hi = 0;
+  arena(&lo, &hi);
+  impl->layout.arena_lo = lo;
+  impl->layout.arena_size = static_cast<std::uint32_t>(hi - lo);
+  const std::vector<std::string> dyn_names = find_dynamic_shared(source);
+  for (const ElfSymbol& s : shared_section_symbols(read_file(so))) {
+    if (s.name.rfind("banksim_redzone_", 0) == 0 ||
+        s.name.find("banksim_redzone_") != std::string::npos) {
+      continue;
+    }
+    rt::SharedVar v;
+    v.offset = static_cast<std::uint32_t>(impl->load_base + s.value - lo);
+    v.size = static_cast<std::uint32_t>(s.size);
+    if (s.name == "banksim_dynamic_smem") {
+      v.dynamic = true;
+      std::string names;
+      for (const auto& n : dyn_names) names += (names.empty() ? "" : "/") + n;
+      v.name = names.empty() ? "dynamic shared memory" : names;
+      v.qualified = "extern __shared__ (dynamic shared memory)";
+    } else {
+      v.qualified = demangle(s.name.c_str());
+      v.name = short_var_name(v.qualified);
+    }
+    impl->layout.vars.push_back(v);
+  }
+  // Kernels banksim's pass cut into regions (none without the pass).
+  struct RegionEntry {
+    const void* function;
+    std::uint64_t frame_bytes;
+  };
+  // Only a table the pass wrote (it refuses a file that defines one), for the module's own
+  // kernels, with a frame of sane size.
+  const auto* table =
+      plugin.empty()
+          ? nullptr
+          : static_cast<const RegionEntry*>(dlsym(impl->handle, "__banksim_region_kernels"));
+  Dl_info own{};
+  if (table != nullptr && dladdr(table, &own) == 0) table = nullptr;
+  for (; table != nullptr && table->function != nullptr; ++table) {
+    Dl_info info{};
+    if (dladdr(table->function, &info) == 0 || info.dli_fbase != own.dli_fbase ||
+        table->frame_bytes > (std::uint64_t{1} << 20)) {
+      continue;  // not a function of this module, or a frame past what the pass accepts
+    }
+    impl->layout.region_kernels.push_back(rt::RegionKernel{table->function, table->frame_bytes});
+  }
+  for (const std::string& k : options.kernels) {
+    for (std::size_t i = 0; i < entry_names.size(); ++i) {
+      if (instance_key(entry_names[i]) != instance_key(k)) continue;
+      using EntryFn = const KernelEntry* (*)();
+      auto fn = reinterpret_cast<EntryFn>(
+          dlsym(impl->handle, ("banksim_kernel_" + std::to_string(i)).c_str()));
+      if (fn != nullptr) impl->entries[k] = fn();
+      break;
+    }
+  }
+  impl->symbolizer = find_symbolizer();
+  impl->line_table = read_line_table(so);
+  note_host_layout(&impl->layout);
+}
 Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   auto impl = std::make_unique<Impl>();
   impl->file = cu_file;
@@ -737,173 +922,9 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
     if (ec) fs::remove(tmp_index, ec);
   }
   impl->so_path = so.string();
-  // Keyed by what nvcc reads (the file, its folder, the include and define flags), not by the
-  // module: every kernel set asked of one file shares one nvcc run (a libcu++ file's costs 3 s).
-  // The name carries the format's version (v2: global widths too; v3: the kernels nvcc compiled,
-  // "# kernel NAME"; v4: ATOMS.ADD lines), so a cache an older banksim
-  // wrote is never misread.
-  std::string wkey_text = read_file(cu_file) + "\x1f" +
-                          fs::absolute(cu_file).parent_path().string() +
-                          "\x1f" BANKSIM_COURSE_INCLUDE_DIR;
-  for (const auto& f : options.extra_flags) wkey_text += "\x1f" + f;
-  const fs::path wpath = cache / fmt::format("{}-{:016x}.sass-widths-v4", cu_file.stem().string(),
-                                             std::hash<std::string>{}(wkey_text));
-  if (options.widths == Widths::kClang ||
-      (options.widths == Widths::kCachedOrClang && !fs::exists(wpath))) {
-    impl->widths_note = "clang's (as compiled for the CPU; asked for)";
-  } else {
-    // nvcc's widths, cached beside the module: built once (in the grader's compile step, which
-    // may write the cache), read by every launch.
-    std::string why;
-    const std::string gpu_arch =
-        options.gpu_arch.empty() ? std::string(course::kDefaultGpuArch) : options.gpu_arch;
-    std::vector<std::string> incs = {"-I" + fs::absolute(cu_file).parent_path().string()};
-    for (const auto& f : options.extra_flags) {
-      if (f.rfind("-I", 0) == 0 || f.rfind("-D", 0) == 0) incs.push_back(f);
-    }
-    std::optional<NvccTools> tools;
-    auto tools_why = [&]() {
-      if (!tools) tools = find_nvcc_tools();
-      return tools->why;
-    };
-    if (!fs::exists(wpath)) {
-      why = tools_why();
-      if (why.empty()) write_sass_widths(cu_file, incs, *tools, gpu_arch, {}, wpath);
-    }
-    fs::path used = wpath;
-    if (why.empty() && read_file(wpath).rfind("# none ", 0) != 0) {
-      // Template instances asked for that nvcc's object has no code for (a header of templates
-      // compiled alone): nvcc compiles a file that instantiates them; its widths are used only
-      // if it has them all, else clang's count (never nvcc's for lines it did not compile).
-      const std::set<std::string> have = sass_kernels(read_file(wpath));
-      std::vector<std::string> missing;
-      for (const std::string& k : options.kernels) {
-        if (k.find('<') != std::string::npos && have.count(instance_key(k)) == 0) {
-          missing.push_back(k);
-        }
-      }
-      std::sort(missing.begin(), missing.end());
-      if (!missing.empty()) {
-        std::string ikey = wkey_text;
-        for (const auto& k : missing) ikey += "\x1finstance " + instance_key(k);
-        const fs::path ipath =
-            cache / fmt::format("{}-{:016x}.sass-widths-v4", cu_file.stem().string(),
-                                std::hash<std::string>{}(ikey));
-        if (!fs::exists(ipath)) {
-          why = tools_why();
-          if (why.empty()) write_sass_widths(cu_file, incs, *tools, gpu_arch, missing, ipath);
-        }
-        const std::set<std::string> now = sass_kernels(read_file(ipath));
-        for (const auto& k : missing) {
-          if (why.empty() && now.count(instance_key(k)) == 0) {
-            why = "nvcc's object has no code for " + k + " (nvcc could not instantiate it: " +
-                  read_file(ipath).substr(0, read_file(ipath).find('\n')) + ")";
-          }
-        }
-        if (why.empty()) used = ipath;
-      }
-    }
-    if (why.empty()) {
-      const std::string text = read_file(used);
-      const std::string head = text.substr(0, text.find('\n'));
-      if (head.rfind("# none ", 0) == 0) {
-        why = head.substr(7);
-      } else if (head.rfind("# ", 0) == 0) {
-        impl->sass = sass_widths_from_text(text);
-        impl->use_sass = true;
-        impl->index_statements();
-        std::istringstream h(head.substr(2));
-        std::string nv, release, arch;
-        h >> nv >> release >> arch;
-        const auto shared_lines =
-            std::count_if(impl->sass.lines.begin(), impl->sass.lines.end(), [](const auto& l) {
-              return l.second.load != 0 || l.second.store != 0 || l.second.atomic != 0;
-            });
-        impl->widths_note = fmt::format("{} {} SASS for {} ({} lines with shared accesses)", nv,
-                                        release, arch, shared_lines);
-      } else {
-        why = "the cached nvcc widths could not be read";
-      }
-    }
-    if (!impl->use_sass) {
-      if (options.widths == Widths::kNvcc) {
-        throw UsageError("nvcc's access widths were asked for and cannot be had: " + why);
-      }
-      impl->widths_note = "clang's (as compiled for the CPU): " + why;
-    }
-  }
+  impl->read_widths(cu_file, options, cache);
   if (!options.load) return Module(std::move(impl));
-  impl->handle = dlopen(impl->so_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (impl->handle == nullptr) {
-    throw CompileError(std::string("cannot load the compiled kernel: ") + dlerror() +
-                           " (a CUDA function banksim does not provide?)",
-                       "");
-  }
-  link_map* lm = nullptr;
-  dlinfo(impl->handle, RTLD_DI_LINKMAP, &lm);
-  impl->load_base = lm->l_addr;
-  using ArenaFn = void (*)(std::uintptr_t*, std::uintptr_t*);
-  auto arena = reinterpret_cast<ArenaFn>(dlsym(impl->handle, "banksim_module_arena"));
-  std::uintptr_t lo = 0;
-  std::uintptr_t hi = 0;
-  arena(&lo, &hi);
-  impl->layout.arena_lo = lo;
-  impl->layout.arena_size = static_cast<std::uint32_t>(hi - lo);
-  const std::vector<std::string> dyn_names = find_dynamic_shared(source);
-  for (const ElfSymbol& s : shared_section_symbols(read_file(so))) {
-    if (s.name.rfind("banksim_redzone_", 0) == 0 ||
-        s.name.find("banksim_redzone_") != std::string::npos) {
-      continue;
-    }
-    rt::SharedVar v;
-    v.offset = static_cast<std::uint32_t>(impl->load_base + s.value - lo);
-    v.size = static_cast<std::uint32_t>(s.size);
-    if (s.name == "banksim_dynamic_smem") {
-      v.dynamic = true;
-      std::string names;
-      for (const auto& n : dyn_names) names += (names.empty() ? "" : "/") + n;
-      v.name = names.empty() ? "dynamic shared memory" : names;
-      v.qualified = "extern __shared__ (dynamic shared memory)";
-    } else {
-      v.qualified = demangle(s.name.c_str());
-      v.name = short_var_name(v.qualified);
-    }
-    impl->layout.vars.push_back(v);
-  }
-  // Kernels banksim's pass cut into regions (none without the pass).
-  struct RegionEntry {
-    const void* function;
-    std::uint64_t frame_bytes;
-  };
-  // Only a table the pass wrote (it refuses a file that defines one), for the module's own
-  // kernels, with a frame of sane size.
-  const auto* table =
-      plugin.empty()
-          ? nullptr
-          : static_cast<const RegionEntry*>(dlsym(impl->handle, "__banksim_region_kernels"));
-  Dl_info own{};
-  if (table != nullptr && dladdr(table, &own) == 0) table = nullptr;
-  for (; table != nullptr && table->function != nullptr; ++table) {
-    Dl_info info{};
-    if (dladdr(table->function, &info) == 0 || info.dli_fbase != own.dli_fbase ||
-        table->frame_bytes > (std::uint64_t{1} << 20)) {
-      continue;  // not a function of this module, or a frame past what the pass accepts
-    }
-    impl->layout.region_kernels.push_back(rt::RegionKernel{table->function, table->frame_bytes});
-  }
-  for (const std::string& k : options.kernels) {
-    for (std::size_t i = 0; i < entry_names.size(); ++i) {
-      if (instance_key(entry_names[i]) != instance_key(k)) continue;
-      using EntryFn = const KernelEntry* (*)();
-      auto fn = reinterpret_cast<EntryFn>(
-          dlsym(impl->handle, ("banksim_kernel_" + std::to_string(i)).c_str()));
-      if (fn != nullptr) impl->entries[k] = fn();
-      break;
-    }
-  }
-  impl->symbolizer = find_symbolizer();
-  impl->line_table = read_line_table(so);
-  note_host_layout(&impl->layout);
+  impl->load(source, plugin, entry_names, options, so);
   return Module(std::move(impl));
 }
 
