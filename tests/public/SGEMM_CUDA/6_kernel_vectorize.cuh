@@ -1,4 +1,4 @@
-// Origin: https://github.com/siboehm/SGEMM_CUDA src/kernels/6_kernel_vectorize.cuh at commit 60cba6f9b20a198116c76f18de8047f44df8c8b8
+// Origin: https://github.com/siboehm/SGEMM_CUDA/blob/60cba6f9b20a198116c76f18de8047f44df8c8b8/src/kernels/6_kernel_vectorize.cuh
 // Licence: MIT (tests/public/licenses/SGEMM_CUDA.LICENSE); unchanged below this header.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Origin: https://github.com/karpathy/llm.c dev/cuda/layernorm_forward.cu at commit f1e2ace651495b74ae22d45d1723443fd00ecd3a
+// Origin: https://github.com/karpathy/llm.c/blob/f1e2ace651495b74ae22d45d1723443fd00ecd3a/dev/cuda/layernorm_forward.cu
 // Licence: MIT (tests/public/licenses/llm.c.LICENSE); unchanged below this header.
 /*
 Kernels for layernorm forward pass.

@@ -1,4 +1,4 @@
-// Origin: https://github.com/NVIDIA-developer-blog/code-samples series/cuda-cpp/transpose/transpose.cu at commit 72d62ec464442786a36754508bcb1094d197d6a5
+// Origin: https://github.com/NVIDIA-developer-blog/code-samples/blob/72d62ec464442786a36754508bcb1094d197d6a5/series/cuda-cpp/transpose/transpose.cu
 // Licence: BSD-3-Clause (tests/public/licenses/nvblog.LICENSE); unchanged below this header.
 /* Copyright (c) 1993-2015, NVIDIA CORPORATION. All rights reserved.
  *

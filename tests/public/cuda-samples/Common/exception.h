@@ -1,4 +1,4 @@
-// Origin: https://github.com/NVIDIA/cuda-samples Common/exception.h at commit c94ff366aed18c797b8a85dfaac7817b0228b420
+// Origin: https://github.com/NVIDIA/cuda-samples/blob/c94ff366aed18c797b8a85dfaac7817b0228b420/Common/exception.h
 // Licence: BSD-3-Clause (tests/public/licenses/cuda-samples.LICENSE); unchanged below this header.
 /* Copyright (c) 2022, NVIDIA CORPORATION. All rights reserved.
  *
