@@ -23,7 +23,7 @@ __global__ void histogram_one_table(unsigned* partial, const unsigned* data, int
     const unsigned word = words[w];
     const int valid = min(4, bytes - 4 * w);  // the last word may hold fewer bytes
     for (int k = 0; k < valid; ++k) {
-      // lanes with one value hit one word: one wavefront, and no extra time on the H200;
+      // +1 is ATOMS.POPC.INC for nvcc: lanes with one value hit one word, one wavefront;
       // lanes with values 32 apart hit one bank in different words: a bank conflict
       atomicAdd(&hist[(word >> (8 * k)) & 0xFF], 1u);
     }
@@ -61,9 +61,9 @@ __global__ void histogram_per_warp(unsigned* partial, const unsigned* data, int 
 //! [histogram_per_warp]
 
 //! [bin_updates]
-// Lane t adds 1 to bin (t * stride) mod 256, `rounds` times: stride 0 puts the warp on one word,
-// stride 1 on 32 words in 32 banks, stride 8 on 32 words in 4 banks (8-way), stride 32 on 8 words
-// of bank 0 with 4 lanes each (8-way).
+// Lane t adds 1 to bin (t * stride) mod 256, `rounds` times (ATOMS.POPC.INC): stride 0 puts the
+// warp on one word, stride 1 on 32 words in 32 banks, stride 8 on 32 words in 4 banks (8-way),
+// stride 32 on 8 words of bank 0 with 4 lanes each (8-way).
 __global__ void bin_updates(unsigned* out, int stride, int rounds) {
   __shared__ unsigned hist[kBins];
   for (int v = threadIdx.x; v < kBins; v += blockDim.x) hist[v] = 0;
@@ -74,3 +74,17 @@ __global__ void bin_updates(unsigned* out, int stride, int rounds) {
   if (threadIdx.x < 32) out[blockIdx.x * 32 + threadIdx.x] = hist[bin];
 }
 //! [bin_updates]
+
+//! [bin_adds]
+// bin_updates with an amount that is not the constant 1: nvcc emits ATOMS.ADD (every lane brings
+// its own operand); Nsight Compute counts a wavefront per lane on one word (8 lanes: 8).
+__global__ void bin_adds(unsigned* out, int stride, int rounds, unsigned amount) {
+  __shared__ unsigned hist[kBins];
+  for (int v = threadIdx.x; v < kBins; v += blockDim.x) hist[v] = 0;
+  __syncthreads();
+  const unsigned bin = (threadIdx.x % 32) * stride % kBins;
+  for (int r = 0; r < rounds; ++r) atomicAdd(&hist[bin], amount);  // word bin, bank bin mod 32
+  __syncthreads();
+  if (threadIdx.x < 32) out[blockIdx.x * 32 + threadIdx.x] = hist[bin];
+}
+//! [bin_adds]
