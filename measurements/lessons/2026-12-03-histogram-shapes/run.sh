@@ -32,7 +32,7 @@ nvcc "${FLAGS[@]}" -o /tmp/histogram-shapes-bin "$HERE/shapes.cu" >"$OUT/build.t
   exit 1
 }
 echo "nvcc: $(($(date +%s) - start)) s" >>"$OUT/build.txt"
-timeout 50 /tmp/histogram-shapes-bin "$@" | tee "$OUT/shapes.txt"
+timeout 50 /tmp/histogram-shapes-bin "$@" 2>&1 | tee "$OUT/shapes.txt"
 rc=${PIPESTATUS[0]}
 cat "$OUT/env.txt" "$OUT/build.txt"
 exit "$rc"
