@@ -1,5 +1,6 @@
 // The GPU backend's readers, tested on what the tools really print on the H200
-// (tests/gpu-fixtures/, recorded by scripts/gpu-integrity.sh from bad_kernels.cu), and the GPU
+// (tests/gpu-fixtures/, recorded by scripts/gpu-integrity.sh from bad_kernels.cu), ncu's command
+// line, the GPU gate table (the calibration file, the row chosen, the tolerance), and the GPU
 // submission policy on objects that nvcc really builds (nvcc works without a GPU).
 #include "course_catch.hpp"
 
@@ -7,9 +8,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "../grader/src/backend_internal.hpp"
+#include "course/registry.hpp"
+#include "grader/gpu_gates.hpp"
 #include "grader/policy.hpp"
 
 namespace fs = std::filesystem;
@@ -302,4 +306,144 @@ TEST_CASE("ncu source page on the H200: ldmatrix (LDSM) loads are shared sites",
     CHECK(wavefronts == (k < 2 ? 16384u : 2048u));  // 32 or 4 per LDSM.x4, as banksim counts
     CHECK(ideal == 2048);
   }
+}
+
+TEST_CASE("ncu runs the student's kernel only, one launch per size, the source counters only",
+          "[gpu][ncu]") {
+  const auto argv = grader::internal::ncu_argv("transpose_tiled", 5, "/w/prof", "/w/worker", "/w");
+  const auto at = [&](const std::string& flag) {
+    const auto it = std::find(argv.begin(), argv.end(), flag);
+    REQUIRE(it != argv.end());
+    REQUIRE(it + 1 != argv.end());
+    return *(it + 1);
+  };
+  CHECK(at("--clock-control") == "none");
+  CHECK(at("--section") == "SourceCounters");
+  CHECK(std::count(argv.begin(), argv.end(), "--section") == 1);  // no other section's passes
+  CHECK(at("--launch-count") == "5");
+  // The name filter: the kernel itself (with or without template arguments or parameters, as
+  // ncu prints it), never a kernel whose name only starts alike.
+  const std::string name = at("--kernel-name");
+  REQUIRE(name.rfind("regex:", 0) == 0);
+  const std::regex re(name.substr(6));
+  CHECK(std::regex_search("transpose_tiled", re));
+  CHECK(std::regex_search("transpose_tiled(float *, const float *, int)", re));
+  CHECK_FALSE(std::regex_search("transpose_tiled_naive", re));
+  const auto templ = grader::internal::ncu_argv("shared_column_throughput<0>", 1, "p", "w", "d");
+  const std::regex re2((std::find(templ.begin(), templ.end(), "--kernel-name") + 1)->substr(6));
+  CHECK(std::regex_search("shared_column_throughput<0>", re2));
+  // The worker after ncu's own options, with its report pipe, once (no timing loop).
+  const auto w = std::find(argv.begin(), argv.end(), "/w/worker");
+  REQUIRE(w != argv.end());
+  CHECK(std::vector<std::string>(w, argv.end()) ==
+        std::vector<std::string>{"/w/worker", "/w", "--report-fd", "{report_fd}", "--once"});
+}
+
+TEST_CASE("ncu's failure is its ==ERROR== line, else its exit status and log", "[gpu][ncu]") {
+  CHECK(grader::internal::ncu_failure("x\n==ERROR== ERR_NVGPUCTRPERM - no permission\ny", 1) ==
+        "==ERROR== ERR_NVGPUCTRPERM - no permission");
+  CHECK(grader::internal::ncu_failure("nothing", 3).find("exit status 3") != std::string::npos);
+}
+
+namespace {
+
+fs::path gates_fixture(const std::string& name, const std::string& text) {
+  const fs::path p = fs::temp_directory_path() / "test-gpu-gates" / name;
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << text;
+  return p;
+}
+
+std::vector<const course::ExerciseSpec*> kernel_exercises() {
+  std::vector<const course::ExerciseSpec*> out;
+  for (const auto& e : course::exercises()) {
+    if (e.kind == course::ExerciseSpec::Kind::kKernel) out.push_back(&e);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("gate table: a calibrated row is found by GPU name and compute capability",
+          "[gpu][calibration]") {
+  grader::GateRow row;
+  row.gpu = "NVIDIA L4";
+  row.compute_capability = "8.9";
+  for (const auto* e : kernel_exercises()) {
+    row.min_ratio[e->id] = 1.25;
+    row.measured_ratio[e->id] = 1.5;
+  }
+  grader::GateTable t;
+  t.put(row);
+  const fs::path file = gates_fixture("l4.json", t.to_json().dump(2));
+  std::string error;
+  const auto loaded = grader::GateTable::load(file, &error);
+  REQUIRE(loaded);
+  CHECK(error.empty());
+  REQUIRE(loaded->find("NVIDIA L4", "8.9") != nullptr);
+  CHECK(loaded->find("NVIDIA L4", "8.6") == nullptr);  // another chip of that name: not this row
+  CHECK(loaded->find("NVIDIA L40", "8.9") == nullptr);
+  const auto chosen =
+      grader::choose_gate_row(*loaded, "NVIDIA L4", "8.9", kernel_exercises(), &error);
+  REQUIRE(chosen);
+  CHECK(chosen->min_ratio.at("04") == 1.25);
+  CHECK(chosen->origin.rfind("calibrated: " + file.string(), 0) == 0);
+  CHECK(chosen->to_json()["min_ratio"]["04"] == 1.25);  // what results.json records
+}
+
+TEST_CASE("gate table: a GPU with no row is refused with the command that makes one",
+          "[gpu][calibration]") {
+  std::string error;
+  const auto empty =
+      grader::GateTable::load(fs::temp_directory_path() / "no-such-gates.json", &error);
+  REQUIRE(empty);  // no file yet: an empty table
+  std::string message;
+  const auto chosen = grader::choose_gate_row(*empty, "NVIDIA GeForce RTX 4090", "8.9",
+                                              kernel_exercises(), &message);
+  CHECK_FALSE(chosen);
+  CHECK(message.find("no speed gates for NVIDIA GeForce RTX 4090 (compute capability 8.9)") !=
+        std::string::npos);
+  CHECK(message.find("make calibrate") != std::string::npos);
+  CHECK(message.find("no-such-gates.json") != std::string::npos);
+  // The H200 has the registry's committed row, under any compute capability string.
+  const auto h200 =
+      grader::choose_gate_row(*empty, "NVIDIA H200", "9.0", kernel_exercises(), &message);
+  REQUIRE(h200);
+  CHECK(h200->origin == "committed: the registry's NVIDIA H200 row");
+  CHECK(h200->min_ratio.at("04") == course::find_exercise("04")->thresholds.gpu[0].min_ratio);
+}
+
+TEST_CASE("gate table: a malformed calibration file names itself and what to do",
+          "[gpu][calibration]") {
+  std::string error;
+  CHECK_FALSE(grader::GateTable::load(gates_fixture("bad.json", "{\"rows\": 3}"), &error));
+  CHECK(error.find("bad.json") != std::string::npos);
+  CHECK(error.find("make calibrate") != std::string::npos);
+  const std::string zero =
+      R"({"format": "course-gpu-gates/1", "rows": [{"gpu": "X", "compute_capability": "8.0",
+          "exercises": {"04": {"min_ratio": 0}}}]})";
+  CHECK_FALSE(grader::GateTable::load(gates_fixture("zero.json", zero), &error));
+  CHECK(error.find("exercise 04: no positive \"min_ratio\"") != std::string::npos);
+}
+
+TEST_CASE("calibration: the fraction reproduces the committed H200 row, within the tolerance",
+          "[gpu][calibration]") {
+  const auto committed = grader::committed_row("NVIDIA H200", kernel_exercises());
+  REQUIRE(committed);
+  // The H200's measured ratios times each exercise's fraction give back its committed gates.
+  grader::GateRow same = *committed;
+  for (const auto* e : kernel_exercises()) {
+    const double fraction = grader::calibration_fraction(*e);
+    CHECK(fraction > 0.5);
+    CHECK(fraction <= 1.0);
+  }
+  CHECK(grader::rows_differ(same, *committed).empty());
+  grader::GateRow off = *committed;
+  off.min_ratio["04"] *= 1.0 + grader::kCalibrationTolerance + 0.01;
+  off.min_ratio["05"] *= 1.0 - grader::kCalibrationTolerance / 2;  // inside
+  const auto differ = grader::rows_differ(off, *committed);
+  REQUIRE(differ.size() == 1);
+  CHECK(differ[0].rfind("04: calibrated", 0) == 0);
+  off.min_ratio.erase("06");
+  CHECK(grader::rows_differ(off, *committed).size() == 2);
 }

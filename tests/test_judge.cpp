@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <functional>
+#include <mutex>
 #include <random>
 #include <string>
 
@@ -520,4 +521,114 @@ TEST_CASE("skeletons: a solution block becomes its SKELETON lines", "[judge][ske
   CHECK(cut.errors[0] ==
         "h.cu:1: BEGIN SOLUTION ex09.2 has no line budget: end the marker line "
         "with \"(~N lines)\"");
+}
+
+namespace {
+
+/// A submission folder holding `file` as exercise 04's transpose.cu.
+fs::path submission_with(const fs::path& file, const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / "test-judge-hybrid" / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir / ex04().slug);
+  fs::copy_file(file, dir / ex04().slug / ex04().file);
+  return dir;
+}
+
+grader::ExerciseResult judge_hybrid(const grader::Backend& gpu_backend,
+                                    const grader::Backend* checker, const fs::path& submission,
+                                    grader::BaselineCache* cache = nullptr) {
+  grader::JudgeOptions o;
+  o.seed = 5;
+  o.work_dir = fs::temp_directory_path() / "test-judge-hybrid" / "work";
+  o.checker = checker;
+  o.baselines = cache;
+  return grader::grade_exercise(ex04(), submission, gpu_backend, o);
+}
+
+/// The real CPU backend (banksim), unsandboxed: the tests' own files only.
+std::unique_ptr<grader::Backend> banksim() {
+  grader::BackendOptions bo;
+  bo.sandbox = false;
+  bo.cache_dir = fs::temp_directory_path() / "test-judge-hybrid" / "cache";
+  bo.widths = "clang";
+  return grader::make_cpu_backend(bo);
+}
+
+}  // namespace
+
+TEST_CASE("judge, hybrid GPU mode: what only banksim sees fails the gate, named with its source",
+          "[judge][hybrid]") {
+  // tests/students/04/tile_not_transposed.cu reads tile entries no thread wrote in its edge
+  // blocks: compute-sanitizer's initcheck does not track shared memory, so the GPU's tools see
+  // nothing (a corpus known_gap). This GPU reports every output right and no problem at all.
+  const FakeBackend gpu_backend(gpu(), [](const WorkerJob& j) {
+    return worker(j, {site(0, 128, 128, "load"), site(0, 128, 128, "store")}, 1.0);
+  });
+  const fs::path sub = submission_with(
+      fs::path(COURSE_SOURCE_DIR) / "tests/students/04/tile_not_transposed.cu", "uninit");
+  const auto cpu_backend = banksim();
+  const auto r = judge_hybrid(gpu_backend, cpu_backend.get(), sub);
+  CHECK(r.gate("builds")->passed);
+  CHECK_FALSE(r.gate("correct")->passed);
+  CHECK_FALSE(r.gate("no_problems")->passed);
+  CHECK(r.gate("no_problems")->reason.find("uninitialized_read") != std::string::npos);
+  CHECK(r.gate("no_problems")->reason.find("banksim (CPU)") != std::string::npos);
+  CHECK(r.score() == ex04().points.builds);
+}
+
+TEST_CASE("judge, hybrid GPU mode: the GPU's steps are ncu alone, then one timed job with memcheck",
+          "[judge][hybrid]") {
+  std::vector<WorkerJob> jobs;
+  std::mutex m;
+  const FakeBackend gpu_backend(gpu(), [&](const WorkerJob& j) {
+    {
+      const std::lock_guard<std::mutex> lock(m);
+      jobs.push_back(j);
+    }
+    WorkerOutcome w = worker(j, {site(0, 128, 128, "load"), site(0, 128, 128, "store")}, 1.0);
+    const bool student = j.request.file.find("/lessons/") == std::string::npos;
+    if (student && j.sanitize) {
+      // memcheck at the timed size: an edge block's store past the end that no smaller size
+      // reaches.
+      w.report.runs.back().issues.push_back(
+          {"out_of_bounds", "error", "transpose.cu", 31, 0,
+           "compute-sanitizer memcheck: Invalid __global__ write of size 4 bytes"});
+    }
+    return w;
+  });
+  // A checker that finds nothing (banksim on a right kernel).
+  const FakeBackend clean(cpu(), [](const WorkerJob& j) {
+    return worker(j, {site(21, 128, 128, "load"), site(14, 128, 128, "store")});
+  });
+  const fs::path sub = submission_with(
+      fs::path(COURSE_SOURCE_DIR) / "solutions" / ex04().slug / ex04().file, "steps");
+  grader::BaselineCache cache;
+  const auto r = judge_hybrid(gpu_backend, &clean, sub, &cache);
+  CHECK_FALSE(r.gate("no_problems")->passed);
+  CHECK(r.gate("no_problems")->reason.find("compute-sanitizer memcheck") != std::string::npos);
+  std::size_t student_jobs = 0, baseline_jobs = 0;
+  for (const WorkerJob& j : jobs) {
+    const bool student = j.request.file.find("/lessons/") == std::string::npos;
+    (student ? student_jobs : baseline_jobs) += 1;
+    if (!student) continue;
+    if (j.profile) {
+      CHECK(j.profile_only);  // no plain run before the profiled one: banksim checked outputs
+      CHECK(j.request.runs.size() ==
+            ex04().sizes.size() + static_cast<std::size_t>(ex04().random_sizes));
+      CHECK_FALSE(j.sanitize);
+    } else {
+      CHECK(j.request.timed);
+      CHECK(j.sanitize);
+      CHECK(j.sanitizer_tools == std::vector<std::string>{"memcheck"});
+      CHECK(j.request.runs.size() == 1);
+    }
+  }
+  CHECK(student_jobs == 2);   // ncu at every size; the timed size with memcheck
+  CHECK(baseline_jobs == 2);  // profiled at sizes[0], timed at the timed size
+  // A second student: the baseline comes from the cache passed in.
+  jobs.clear();
+  const auto again = judge_hybrid(gpu_backend, &clean, sub, &cache);
+  CHECK(cache.size() == 1);
+  for (const WorkerJob& j : jobs) CHECK(j.request.file.find("/lessons/") == std::string::npos);
+  CHECK(again.gate("no_problems")->reason == r.gate("no_problems")->reason);
 }

@@ -55,6 +55,13 @@ struct ProfiledLaunch {
   std::vector<protocol::GlobalSite> global_sites;
   std::uint64_t warp_shuffles = 0;  ///< SHFL instructions executed
 };
+/// ncu's command line over the worker: the source counters only, of `kernel` only (its base
+/// name), `launches` launches (one per size), the report written to REPORT.ncu-rep.
+std::vector<std::string> ncu_argv(const std::string& kernel, std::size_t launches,
+                                  const std::string& report, const std::string& worker,
+                                  const std::string& dir);
+/// Why ncu gave no source page: its ==ERROR== line, else the exit status and the log's tail.
+std::string ncu_failure(const std::string& log, int exit_status);
 /// Per kernel launch (in order), what ncu's source page says (`ncu -i R --page source --csv
 /// --print-source sass`).
 std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std::string& file);

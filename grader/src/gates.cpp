@@ -651,7 +651,21 @@ Verdict speed(const Evidence& ev, const std::vector<Gate>& earlier) {
     return Verdict::fail("the baseline kernel could not be run: " + msg);
   }
   const Thresholds& th = spec.thresholds;
-  const GpuGate* row = ev.caps.can_time ? th.gpu_gate(ev.gpu_name) : nullptr;
+  // The row graded with: the one chosen for this GPU (calibrated or committed), else the
+  // registry's row for its name.
+  GpuGate chosen;
+  const GpuGate* row = nullptr;
+  if (ev.caps.can_time && ev.options.gate_row != nullptr) {
+    const GateRow& r = *ev.options.gate_row;
+    if (const auto it = r.min_ratio.find(spec.id); it != r.min_ratio.end()) {
+      chosen = {r.gpu + (r.compute_capability.empty() ? "" : " (" + r.compute_capability + ")") +
+                    (r.origin.rfind("calibrated", 0) == 0 ? " calibrated" : ""),
+                it->second, r.origin};
+      row = &chosen;
+    }
+  } else if (ev.caps.can_time) {
+    row = th.gpu_gate(ev.gpu_name);
+  }
   Verdict v;
   if (row != nullptr) {
     // Timed on a GPU the gate table has a row for.

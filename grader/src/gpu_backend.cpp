@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "backend_internal.hpp"
+#include "gpu_lock.hpp"
 #include "grader/backend.hpp"
 #include "grader/policy.hpp"
 
@@ -43,248 +44,15 @@ bool have(const std::string& tool) {
   return std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) == 0;
 }
 
-/// Splits one CSV line (ncu quotes every field).
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> f;
-  std::string cur;
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      f.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  f.push_back(cur);
-  return f;
-}
-
-double number(const std::string& s) {
-  std::string t;
-  for (char c : s) {
-    if (c != ',') t += c;
-  }
-  return t.empty() ? 0.0 : std::atof(t.c_str());
-}
-
-/// The GPU shared by a class graded with --jobs N: timing runs and ncu hold it alone (a run
-/// beside a timing would slow it down; the performance counters serve one profiler at a time),
-/// plain runs and the sanitizers share it. An flock on a file beside the grader's binaries,
-/// released when the step ends (never inherited by children).
-class GpuLock {
- public:
-  GpuLock(const fs::path& file, bool exclusive) {
-    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    set(exclusive);
-  }
-  /// Converts the lock (shared <-> exclusive), waiting as needed.
-  void set(bool exclusive) {
-    if (fd_ < 0) return;
-    while (::flock(fd_, exclusive ? LOCK_EX : LOCK_SH) != 0 && errno == EINTR) {
-    }
-  }
-  ~GpuLock() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  GpuLock(const GpuLock&) = delete;
-  GpuLock& operator=(const GpuLock&) = delete;
-
- private:
-  int fd_ = -1;
-};
-
 }  // namespace
 
 namespace internal {
-
-std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std::string& file) {
-  std::vector<ProfiledLaunch> launches;
-  std::istringstream in(csv);
-  std::string line;
-  std::vector<std::string> head;
-  while (std::getline(in, line)) {
-    const auto f = csv_fields(line);
-    if (f.size() >= 2 && f[0] == "Kernel Name") {
-      launches.emplace_back();
-      head.clear();
-      continue;
-    }
-    if (!f.empty() && f[0] == "Address") {
-      head = f;
-      continue;
-    }
-    if (head.empty() || launches.empty() || f.size() != head.size()) continue;
-    auto col = [&](const char* name) -> std::string {
-      for (std::size_t i = 0; i < head.size(); ++i) {
-        if (head[i] == name) return f[i];
-      }
-      return "";
-    };
-    std::string src = col("Source");
-    src.erase(0, src.find_first_not_of(' '));
-    // A predicated instruction ("@!P0 STS [R3], R4") is a shared access all the same.
-    std::string opcode = src;
-    if (!opcode.empty() && opcode[0] == '@') {
-      const auto space = opcode.find(' ');
-      opcode = space == std::string::npos ? "" : opcode.substr(space + 1);
-      opcode.erase(0, opcode.find_first_not_of(' '));
-    }
-    // LDSM (ldmatrix; what wmma::load_matrix_sync of a half fragment compiles to) is a shared
-    // load of 16-byte rows, one 8-row matrix per phase (measurements/lessons/
-    // 2026-12-03-tensor-core-tiles.md).
-    const bool ldsm = opcode.rfind("LDSM", 0) == 0;
-    const bool load = opcode.rfind("LDS", 0) == 0;
-    const bool store = opcode.rfind("STS", 0) == 0;
-    const bool atomic = opcode.rfind("ATOMS", 0) == 0;
-    const double executed = number(col("Instructions Executed"));
-    const bool global_load = opcode.rfind("LDG", 0) == 0;
-    const bool global_store =
-        opcode.rfind("STG", 0) == 0 || opcode.rfind("RED", 0) == 0 || opcode.rfind("ATOMG", 0) == 0;
-    if (opcode.rfind("SHFL", 0) == 0 && executed > 0) {
-      // A warp shuffle: what the cost model prices besides memory (GPUs without a gate row).
-      launches.back().warp_shuffles += static_cast<std::uint64_t>(executed);
-      continue;
-    }
-    if ((global_load || global_store) && executed > 0) {
-      protocol::GlobalSite g;
-      g.file = file;
-      g.source = src;
-      g.op = global_load ? "load" : "store";
-      g.bytes = static_cast<int>(number(col("Access Size")) / 8);
-      g.requests = static_cast<std::uint64_t>(executed);
-      g.sectors = static_cast<std::uint64_t>(number(col("L2 Theoretical Sectors Global")));
-      g.ideal =
-          std::min(g.sectors,
-                   static_cast<std::uint64_t>(number(col("L2 Theoretical Sectors Global Ideal"))));
-      // The page has no reuse between requests: every sector counts as fetched.
-      g.lines =
-          std::min(g.sectors, static_cast<std::uint64_t>(number(col("L1 Tag Requests Global"))));
-      g.fresh = g.sectors;
-      launches.back().global_sites.push_back(g);
-      continue;
-    }
-    if ((!load && !store && !atomic) || executed == 0) continue;
-    const double wf = number(col("L1 Wavefronts Shared"));
-    const double ideal = number(col("L1 Wavefronts Shared Ideal"));
-    protocol::Site site;
-    site.file = file;
-    site.source = src;
-    // ATOMS.CAST is the body of a compare-and-swap loop (docs/bank-rules.md R6).
-    site.op = load                                 ? "load"
-              : store                              ? "store"
-              : opcode.rfind("ATOMS.CAST", 0) == 0 ? "atomic-loop"
-                                                   : "atomic";
-    site.bytes = ldsm ? 16 : static_cast<int>(number(col("Access Size")) / 8);
-    site.requests = static_cast<std::uint64_t>(executed);
-    site.wavefronts = static_cast<std::uint64_t>(wf);
-    site.ideal = static_cast<std::uint64_t>(ideal);
-    // ncu's ideal is ceil(active bytes / 128) per request, which an 8- or 16-byte request with
-    // inactive lanes cannot reach: the hardware serves such a request in fixed half- or
-    // quarter-warp phases (measured on the H200: 4 lanes, one per quarter-warp, of a swizzled
-    // STS.128 take 4 wavefronts; ncu calls 1 ideal). Where requests are partial, the reachable
-    // ideal is at most min(phases, active lanes) per request; full requests keep ncu's value.
-    const double threads = number(col("Predicated-On Thread Instructions Executed"));
-    const int phases = std::max(1, site.bytes / 4);
-    if (phases > 1 && threads > 0 && threads < 32.0 * executed) {
-      const auto reachable =
-          static_cast<std::uint64_t>(std::min(static_cast<double>(phases) * executed, threads));
-      site.ideal = std::max(site.ideal, std::min(site.wavefronts, reachable));
-    }
-    if (ldsm) {
-      // An ldmatrix of 1, 2 or 4 matrices (".M88", ".M88.2", ".MT88.4") takes one wavefront per
-      // matrix at best (measured on the H200: 1, 2, 4).
-      const int matrices = opcode.find(".4") != std::string::npos   ? 4
-                           : opcode.find(".2") != std::string::npos ? 2
-                                                                    : 1;
-      site.ideal = std::max(
-          site.ideal, std::min(site.wavefronts, static_cast<std::uint64_t>(matrices * executed)));
-    }
-    launches.back().sites.push_back(site);
-  }
-  return launches;
-}
-
 std::string nvcc_error(const std::string& log, const std::string& copy, const std::string& shown) {
   static const std::regex err(R"((\S+)\((\d+)\): error: ([^\n]*))");
   std::smatch m;
   if (!std::regex_search(log, m, err)) return "";
   const std::string file = m[1].str() == copy ? shown : fs::path(m[1].str()).filename().string();
   return file + ":" + m[2].str() + ": error: " + m[3].str();
-}
-
-std::vector<protocol::Issue> sanitizer_issues(const std::string& text, const std::string& tool) {
-  std::vector<protocol::Issue> issues;
-  // "ERROR SUMMARY: 1 error", "RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)":
-  // any non-zero count of errors or hazards is a finding.
-  static const std::regex summary(R"((\d+) (errors?|hazards?)\b)");
-  bool found = false;
-  for (std::sregex_iterator it(text.begin(), text.end(), summary), end; it != end; ++it) {
-    if ((*it)[1].str() != "0") found = true;
-  }
-  if (!found) return issues;
-  static const std::regex where(R"(in (\S+):(\d+))");
-  std::smatch m;
-  std::string message;
-  int line = 0;
-  std::istringstream in(text);
-  std::string l;
-  int kept = 0;
-  while (std::getline(in, l) && kept < 4) {
-    if (l.rfind("========= ", 0) != 0 || l.find("COMPUTE-SANITIZER") != std::string::npos) continue;
-    const std::string body = l.substr(10);
-    if (body.find_first_not_of(' ') == std::string::npos ||
-        body.find("SUMMARY") != std::string::npos) {
-      continue;
-    }
-    if (line == 0 && std::regex_search(body, m, where)) line = std::stoi(m[2].str());
-    message += (message.empty() ? "" : " | ") + body.substr(body.find_first_not_of(' '));
-    ++kept;
-  }
-  // The kind, as banksim names the same problem.
-  std::string kind = "out_of_bounds";
-  if (tool == "racecheck") kind = "race";
-  if (tool == "initcheck") kind = "uninitialized_read";
-  if (tool == "synccheck") kind = "barrier_divergence";
-  std::string lower = message;
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (tool == "memcheck" && lower.find("misaligned") != std::string::npos) kind = "misaligned";
-  issues.push_back({kind, "error", "", line, 0, "compute-sanitizer " + tool + ": " + message});
-  return issues;
-}
-
-std::vector<std::string> sanitizer_argv(const std::string& tool, const std::string& worker,
-                                        const std::string& dir, bool padding) {
-  std::vector<std::string> argv = {"compute-sanitizer", "--tool", tool, "--print-limit", "5"};
-  if (padding && tool == "memcheck") argv.insert(argv.end(), {"--padding", "1048576"});
-  // The findings come from the tool's log; the worker's report goes nowhere. Without
-  // --report-fd the worker stops at its usage line and the tool checks nothing (df48cca-fda6977).
-  argv.insert(argv.end(), {worker, dir, "--report-fd", "-1", "--once"});
-  return argv;
-}
-
-std::vector<protocol::Issue> sanitizer_unfinished(const std::string& text, const std::string& tool,
-                                                  bool timed_out, int exit_status,
-                                                  int wall_seconds) {
-  static const std::regex summary(R"(SUMMARY: \d+ (errors?|hazards?)\b)");
-  if (!timed_out && std::regex_search(text, summary)) return {};
-  std::string tail = text.size() > 300 ? text.substr(text.size() - 300) : text;
-  std::replace(tail.begin(), tail.end(), '\n', ' ');
-  const std::string why =
-      timed_out
-          ? fmt::format("did not finish in {} s", wall_seconds)
-          : fmt::format("stopped without its summary (exit status {}): {}", exit_status, tail);
-  return {{"unchecked", "error", "", 0, 0,
-           "compute-sanitizer " + tool + " " + why + ", so the kernel could not be checked for " +
-               (tool == "racecheck"   ? "races"
-                : tool == "initcheck" ? "uninitialised reads"
-                : tool == "synccheck" ? "divergent barriers"
-                                      : "out-of-bounds accesses") +
-               " (a kernel far slower than the reference can cause this: try the reference's "
-               "sizes locally with compute-sanitizer)"}};
 }
 
 }  // namespace internal
@@ -320,6 +88,12 @@ class GpuBackend : public Backend {
     gpu_ = shell("nvidia-smi --query-gpu=name --format=csv,noheader | head -1");
     driver_ = shell("nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1");
     std::string cap = shell("nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1");
+    cc_ = cap;
+    // A GPU name given by the instructor (COURSE_GPU_NAME) replaces the driver's: tests of the
+    // gate table's messages, and a GPU model the driver names oddly.
+    if (const char* name = std::getenv("COURSE_GPU_NAME"); name != nullptr && *name != '\0') {
+      gpu_ = name;
+    }
     cap.erase(std::remove(cap.begin(), cap.end(), '.'), cap.end());
     arch_ = cap.empty() ? "90" : cap;
     cuda_ = shell("nvcc --version | grep -o 'release [0-9.]*' | cut -d' ' -f2");
@@ -338,6 +112,8 @@ class GpuBackend : public Backend {
     c.can_sanitize = sanitizer_;
     c.conflict_tolerance = 1.05;  // counters include arbitration noise: 1.01x seen when ideal
     c.sites_have_lines = false;   // ncu's source page is read as SASS
+    c.gpu_name = gpu_;
+    c.compute_capability = cc_;
     return c;
   }
   std::string describe() const override {
@@ -346,8 +122,14 @@ class GpuBackend : public Backend {
                        sanitizer_ ? ", compute-sanitizer" : " (no compute-sanitizer)");
   }
   json facts() const override {
-    return {{"mode", "gpu"}, {"gpu", gpu_}, {"arch", "sm_" + arch_},          {"driver", driver_},
-            {"cuda", cuda_}, {"ncu", ncu_}, {"compute_sanitizer", sanitizer_}};
+    return {{"mode", "gpu"},
+            {"gpu", gpu_},
+            {"compute_capability", cc_},
+            {"arch", "sm_" + arch_},
+            {"driver", driver_},
+            {"cuda", cuda_},
+            {"ncu", ncu_},
+            {"compute_sanitizer", sanitizer_}};
   }
 
   WorkerOutcome run(const WorkerJob& job, const fs::path& dir,
@@ -397,22 +179,24 @@ class GpuBackend : public Backend {
     // runs without timing loops: each in its own sandbox that sees the GPU's device nodes.
     const fs::path lock_dir = self_dir().parent_path() / "gpu-harness";
     fs::create_directories(lock_dir);
-    GpuLock gpu_lock(lock_dir / "gpu.lock", job.request.timed);
+    // Timing runs and ncu hold the GPU alone; plain runs and sanitizers share it.
+    GpuLock gpu_lock(lock_dir / "gpu.lock", job.request.timed || job.profile_only);
     SandboxSpec spec = base_spec(limits);
     spec.rw_dir = dir;
     spec.dev_nodes = gpu_nodes();
     spec.sandbox_uid = next_sandbox_uid();
-    run_worker({worker.string(), dir.string(), "--report-fd", "{report_fd}"}, spec, sandboxed_, job,
-               out);
-    if (ncu_ && job.profile && out.exit_status == 0) {
+    if (!job.profile_only) {
+      run_worker({worker.string(), dir.string(), "--report-fd", "{report_fd}"}, spec, sandboxed_,
+                 job, out);
+    }
+    if (ncu_ && job.profile && (job.profile_only || out.exit_status == 0)) {
       WorkerOutcome prof;
       SandboxSpec p = spec;
       p.wall_seconds = p.cpu_seconds = 300;
       p.profiler = true;  // the driver gives counters to admins only: see SandboxSpec::profiler
       gpu_lock.set(true);
-      run_worker(resolve({"ncu", "--clock-control", "none", "--section", "SourceCounters", "-f",
-                          "-o", (dir / "prof").string(), worker.string(), dir.string(),
-                          "--report-fd", "{report_fd}", "--once"}),
+      run_worker(resolve(ncu_argv(job.request.kernel, job.request.runs.size(),
+                                  (dir / "prof").string(), worker.string(), dir.string())),
                  p, sandboxed_, job, prof);
       // The report file was written in the sandbox's folder: read by ncu, size-capped, never
       // trusted beyond the shared-memory counters it gives.
@@ -424,13 +208,13 @@ class GpuBackend : public Backend {
       if (launches.empty()) {
         std::string why = prof.output_tail + page.stderr_text + page.error;
         std::ofstream(dir / "ncu.log", std::ios::app) << why;
-        static const std::regex err(R"(==ERROR==[^\n]*)");
-        std::smatch m;
-        out.counters_error =
-            std::regex_search(why, m, err)
-                ? m.str()
-                : "ncu produced no source page (exit status " + std::to_string(prof.exit_status) +
-                      "): " + (why.size() > 400 ? why.substr(why.size() - 400) : why);
+        out.counters_error = ncu_failure(why, prof.exit_status);
+      }
+      if (job.profile_only) {
+        // The profiled run is the job's only run: its report (outputs, a fault) is the job's.
+        const std::string counters_error = out.counters_error;
+        out = prof;
+        out.counters_error = counters_error;
       }
       for (std::size_t k = 0; k < launches.size() && k < out.report.runs.size(); ++k) {
         auto& run = out.report.runs[k];
@@ -440,15 +224,16 @@ class GpuBackend : public Backend {
         run.warp_shuffles += launches[k].warp_shuffles;
       }
     }
-    gpu_lock.set(job.request.timed);
-    // A kernel that ran gets all four tools; one that stopped the GPU (not a hang) gets memcheck,
-    // which names the access that did it ("illegal memory access" alone says nothing).
+    // The sanitizers share the GPU with plain runs (never with a timing: see GpuLock).
+    gpu_lock.set(false);
+    // A kernel that ran gets the job's tools; one that stopped the GPU (not a hang) gets
+    // memcheck, which names the access that did it ("illegal memory access" alone says nothing).
     const bool faulted = out.started && out.exit_status != 0 && !out.timed_out;
     if (sanitizer_ && job.sanitize && (out.exit_status == 0 || faulted) &&
-        !out.report.runs.empty()) {
-      std::vector<const char*> tools = {"memcheck", "racecheck", "initcheck", "synccheck"};
-      if (out.exit_status != 0) tools.resize(1);
-      for (const char* name : tools) {
+        !out.report.runs.empty() && !job.sanitizer_tools.empty()) {
+      std::vector<std::string> tools = job.sanitizer_tools;
+      if (out.exit_status != 0) tools = {"memcheck"};
+      for (const std::string& name : tools) {
         SandboxSpec t = spec;
         t.wall_seconds = t.cpu_seconds = 300;
         const SandboxResult r =
@@ -677,6 +462,7 @@ class GpuBackend : public Backend {
   std::vector<fs::path> tool_roots_;  ///< toolkit folders outside /usr, bound read-only
   std::string path_;                  ///< PATH inside: the toolkit's bin folders first
   std::string gpu_, driver_, arch_, cuda_;
+  std::string cc_;  ///< compute capability as the driver prints it: "9.0"
   bool ncu_ = false;
   bool sanitizer_ = false;
   bool sanitizer_padding_ = false;

@@ -6,8 +6,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
-#include <mutex>
 
 #include <chrono>
 #include <cstring>
@@ -23,6 +21,11 @@ using internal::Evidence;
 using internal::Verdict;
 
 namespace {
+
+std::string internal_read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
 
 /// A run of `spec` at `size`: inputs from `rng`, outputs poisoned; `expected` gets the reference.
 protocol::RunSpec make_run(const ExerciseSpec& spec, const Size& size, std::mt19937_64& rng,
@@ -136,25 +139,17 @@ std::vector<std::array<long long, 32>> host_cases(int count, std::mt19937_64& rn
   return cases;
 }
 
-/// Collects the evidence of a kernel exercise.
-void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) {
+/// Runs the student's file at every size of `runs` on `backend` into ev.student: in one process
+/// first where the backend batches sizes, else (or when that process died) one process per size.
+void run_sizes(Evidence& ev, const Backend& backend, const std::vector<protocol::RunSpec>& runs,
+               const std::string& tag) {
   const ExerciseSpec& spec = *ev.spec;
-  std::vector<protocol::RunSpec> runs;
-  ev.sizes = spec.sizes;
-  for (int i = 0; i < spec.random_sizes && spec.random_size; ++i) {
-    ev.sizes.push_back(spec.random_size(rng));
-  }
-  ev.inputs.resize(ev.sizes.size());
-  ev.expected.resize(ev.sizes.size());
-  for (std::size_t k = 0; k < ev.sizes.size(); ++k) {
-    runs.push_back(make_run(spec, ev.sizes[k], rng, &ev.inputs[k], &ev.expected[k]));
-  }
-  if (ev.caps.batch_sizes && runs.size() > 1) {
+  if (backend.capabilities().batch_sizes && runs.size() > 1) {
     WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, "kernel");
     job.request.runs = runs;
     job.inputs = ev.inputs;
     job.nvcc_widths_expected = spec.nvcc_widths_expected;
-    WorkerOutcome all = backend.run(job, fresh_dir(ev.options, spec.slug + "-student-all"),
+    WorkerOutcome all = backend.run(job, fresh_dir(ev.options, spec.slug + tag + "-student-all"),
                                     Limits{60.0 * static_cast<double>(runs.size())});
     // The process ended normally and reported every size (a size may have stopped inside
     // banksim: a timeout, a wild pointer): each size's report stands as if it had run alone.
@@ -187,10 +182,223 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
     job.inputs = {ev.inputs[k]};
     job.nvcc_widths_expected = spec.nvcc_widths_expected;
     // banksim reports its counts with every run; a GPU's counters come from one profiled job.
-    ev.student.push_back(backend.run(
-        job, fresh_dir(ev.options, fmt::format("{}-student-{}", spec.slug, k)), Limits{60.0}));
+    ev.student.push_back(
+        backend.run(job, fresh_dir(ev.options, fmt::format("{}{}-student-{}", spec.slug, tag, k)),
+                    Limits{60.0}));
     if (!ev.student.back().report.compile.ok) break;  // it will not compile for the next size
   }
+}
+
+/// Adds what a profiled job's launch k counted (ncu's sites) to size k's report, and its
+/// findings (the sanitizers') to the last size's, as problems: a crash shows in the runs
+/// themselves, except where `crashes_too` (hybrid mode: the runs are banksim's, and a fault
+/// only the GPU saw must still fail the exercise).
+void merge_gpu_job(Evidence& ev, const WorkerOutcome& s, bool crashes_too) {
+  if (!s.counters_error.empty()) ev.student[0].counters_error = s.counters_error;
+  for (std::size_t k = 0; k < s.report.runs.size() && k < ev.student.size(); ++k) {
+    const auto& from = s.report.runs[k];
+    if (!ev.student[k].report.runs.empty()) {
+      auto& run = ev.student[k].report.runs[0];
+      run.sites.insert(run.sites.end(), from.sites.begin(), from.sites.end());
+      run.global_sites.insert(run.global_sites.end(), from.global_sites.begin(),
+                              from.global_sites.end());
+      run.warp_shuffles += from.warp_shuffles;
+    }
+    for (auto i : from.issues) {
+      auto& last = ev.student.back().report;
+      if (last.runs.empty()) {
+        last.runs.resize(1);
+        last.run_received.assign(1, false);
+      }
+      if (i.kind == "crash") {
+        if (!crashes_too) continue;
+        i.kind = "gpu_fault";
+        i.message = "on the GPU at " + ev.sizes[std::min(k, ev.sizes.size() - 1)].label +
+                    " (banksim saw no fault): " + i.message;
+      }
+      last.runs.back().issues.push_back(i);
+    }
+  }
+}
+
+/// The key of a baseline's evidence: everything it depends on (the baseline's file, the backend
+/// and its GPU, the size, the inputs' seed).
+std::string baseline_key(const Evidence& ev, const Backend& backend, const std::string& inputs) {
+  const ExerciseSpec& spec = *ev.spec;
+  const std::string text = internal_read(course_root() / spec.baseline.file);
+  return fmt::format("{}|{}|{}|{}|{}|{:016x}|{:016x}", spec.id, backend.describe(),
+                     ev.sizes[0].label, spec.gpu_timing_size.label, spec.baseline.kernel,
+                     std::hash<std::string>{}(text), std::hash<std::string>{}(inputs));
+}
+
+/// The baseline at sizes[0] (its counts: its access pattern does not depend on the values, so
+/// one run serves a whole class) and, where the backend times, at the timed size: from the cache
+/// when there, else run and cached.
+void collect_baseline(Evidence& ev, const Backend& backend, const protocol::RunSpec& first,
+                      const protocol::RunSpec* timing, const Buffers& timing_inputs) {
+  const ExerciseSpec& spec = *ev.spec;
+  const std::string inputs_text(timing_inputs.empty() ? std::string()
+                                                      : fmt::format("{}", timing_inputs.size()));
+  std::string seed_text;
+  for (const auto& b : timing_inputs)
+    seed_text.append(b.begin(), b.begin() + std::min<std::size_t>(b.size(), 4096));
+  const std::string key = baseline_key(ev, backend, inputs_text + seed_text);
+  BaselineCache* cache = ev.options.baselines;
+  if (cache != nullptr) {
+    if (const auto hit = cache->find(key)) {
+      ev.baseline = hit->counted;
+      ev.have_baseline = ev.baseline.ran(0);
+      ev.baseline_ms = hit->timed_ms;
+      ev.timing_baseline = hit->timed_output;
+      return;
+    }
+  }
+  WorkerJob base = job_for(course_root() / spec.baseline.file, spec.baseline.file,
+                           spec.baseline.kernel, "kernel");
+  base.request.runs = {first};
+  base.inputs = {ev.inputs[0]};
+  base.profile = ev.caps.can_profile;
+  base.nvcc_widths_expected = spec.nvcc_widths_expected;
+  ev.baseline = backend.run(base, fresh_dir(ev.options, spec.slug + "-baseline"), Limits{90.0});
+  ev.have_baseline = ev.baseline.ran(0);
+  bool complete = ev.have_baseline && ev.baseline.counters_error.empty();
+  if (timing != nullptr && ev.have_baseline) {
+    WorkerJob job = job_for(course_root() / spec.baseline.file, spec.baseline.file,
+                            spec.baseline.kernel, "kernel");
+    job.request.runs = {*timing};
+    job.request.timed = true;
+    job.inputs = {timing_inputs};
+    const WorkerOutcome t =
+        backend.run(job, fresh_dir(ev.options, spec.slug + "-timing-baseline"), Limits{120.0});
+    ev.baseline_ms = t.ran(0) ? t.report.runs[0].median_ms : -1.0;
+    ev.timing_baseline = t.ran(0) ? t.report.runs[0].buffers : Buffers{};
+    complete = complete && ev.baseline_ms > 0;
+  }
+  if (cache != nullptr && complete) {
+    cache->put(key, BaselineEvidence{ev.baseline, ev.baseline_ms, ev.timing_baseline});
+  }
+}
+
+/// The student's job at the timed size: its output and time (and the exercise's ceiling, timed
+/// in the same process), and in hybrid mode memcheck's run at that size.
+WorkerOutcome time_student(Evidence& ev, const Backend& backend, const protocol::RunSpec& timing,
+                           const Buffers& inputs, bool memcheck) {
+  const ExerciseSpec& spec = *ev.spec;
+  WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, "kernel");
+  job.request.runs = {timing};
+  job.request.timed = true;
+  job.inputs = {inputs};
+  if (memcheck && ev.caps.can_sanitize) {
+    job.sanitize = true;
+    job.sanitizer_tools = {"memcheck"};
+  }
+  if (spec.thresholds.reference == course::SpeedReference::kMemcpy) {
+    // A copy of the outputs' bytes reads and writes what an ideal kernel would.
+    job.request.ceiling = "memcpy";
+    for (const course::BufferSpec& b : spec.workload.buffers) {
+      if (b.output)
+        job.request.ceiling_bytes += b.count(spec.gpu_timing_size) * course::elem_bytes(b.elem);
+    }
+  } else if (spec.thresholds.reference == course::SpeedReference::kSgemm) {
+    const Size& z = spec.gpu_timing_size;
+    job.request.ceiling = "sgemm";
+    job.request.ceiling_mnk = {z.m, z.n, z.k};
+  }
+  WorkerOutcome t =
+      backend.run(job, fresh_dir(ev.options, spec.slug + "-timing-student"), Limits{120.0});
+  ev.student_ms = t.report.run_received.empty() || !t.report.run_received[0]
+                      ? -1.0
+                      : t.report.runs[0].median_ms;
+  if (t.ran(0)) ev.ceiling_ms = t.report.runs[0].ceiling_ms;
+  ev.timing_student = t.ran(0) ? t.report.runs[0].buffers : Buffers{};
+  return t;
+}
+
+/// The inputs of the timed size: from the grading's seed, or (when baselines are cached, so that
+/// every student meets the one baseline run) from a seed fixed by the exercise.
+protocol::RunSpec timing_run(const Evidence& ev, std::mt19937_64& rng, Buffers* inputs) {
+  const ExerciseSpec& spec = *ev.spec;
+  if (ev.options.baselines == nullptr) {
+    return make_run(spec, spec.gpu_timing_size, rng, inputs, nullptr);
+  }
+  std::mt19937_64 fixed(std::hash<std::string>{}("timed inputs of exercise " + spec.id));
+  return make_run(spec, spec.gpu_timing_size, fixed, inputs, nullptr);
+}
+
+/// Hybrid GPU mode: banksim on the CPU at every size, then the GPU's steps. The sources are
+/// named in every problem: banksim's as "banksim (CPU)", the GPU's tools by their names.
+void collect_hybrid(Evidence& ev, const Backend& gpu, const Backend& cpu,
+                    const std::vector<protocol::RunSpec>& runs, std::mt19937_64& rng) {
+  run_sizes(ev, cpu, runs, "-cpu");
+  if (!ev.compiled()) return;
+  for (WorkerOutcome& w : ev.student) {
+    for (protocol::RunReport& r : w.report.runs) {
+      // The GPU's counters replace the model's: the conflicts and anti-bypass gates read the
+      // hardware, as in GPU mode before (banksim's counts stay CPU mode's).
+      r.sites.clear();
+      r.global_sites.clear();
+      r.warp_shuffles = 0;
+      for (protocol::Issue& i : r.issues) {
+        if (i.message.rfind("banksim", 0) != 0) i.message = "banksim (CPU): " + i.message;
+      }
+    }
+  }
+  // ncu at every size (launch k's counters are size k's), the counters alone: one process.
+  const bool all_ran = ev.student.size() == runs.size() &&
+                       std::all_of(ev.student.begin(), ev.student.end(),
+                                   [](const WorkerOutcome& w) { return w.exit_status == 0; });
+  const ExerciseSpec& spec = *ev.spec;
+  if (ev.caps.can_profile && all_ran) {
+    WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, "kernel");
+    job.request.runs = runs;
+    job.inputs = ev.inputs;
+    job.profile = job.profile_only = true;
+    const WorkerOutcome s =
+        gpu.run(job, fresh_dir(ev.options, spec.slug + "-profile"), Limits{300.0});
+    if (!s.report.compile.ok) {
+      // nvcc refused what clang took: the GPU's build is the one that counts.
+      ev.student = {s};
+      return;
+    }
+    merge_gpu_job(ev, s, true);
+  }
+  Buffers inputs;
+  const protocol::RunSpec timing = timing_run(ev, rng, &inputs);
+  collect_baseline(ev, gpu, runs[0], &timing, inputs);
+  if (!ev.have_baseline) return;
+  const WorkerOutcome t = time_student(ev, gpu, timing, inputs, true);
+  if (!t.report.compile.ok) {
+    ev.student = {t};
+    return;
+  }
+  // memcheck's findings (and a fault at the timed size) with the last size's problems.
+  for (const auto& run : t.report.runs) {
+    for (const protocol::Issue& i : run.issues) {
+      if (i.kind == "crash") continue;  // the correct gate says the timed size failed
+      ev.student.back().report.runs.back().issues.push_back(i);
+    }
+  }
+  ev.timing_inputs = std::move(inputs);
+}
+
+/// Collects the evidence of a kernel exercise.
+void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) {
+  const ExerciseSpec& spec = *ev.spec;
+  std::vector<protocol::RunSpec> runs;
+  ev.sizes = spec.sizes;
+  for (int i = 0; i < spec.random_sizes && spec.random_size; ++i) {
+    ev.sizes.push_back(spec.random_size(rng));
+  }
+  ev.inputs.resize(ev.sizes.size());
+  ev.expected.resize(ev.sizes.size());
+  for (std::size_t k = 0; k < ev.sizes.size(); ++k) {
+    runs.push_back(make_run(spec, ev.sizes[k], rng, &ev.inputs[k], &ev.expected[k]));
+  }
+  if (ev.caps.can_time && ev.options.checker != nullptr) {
+    collect_hybrid(ev, backend, *ev.options.checker, runs, rng);
+    return;
+  }
+  run_sizes(ev, backend, runs, "");
   if (!ev.compiled()) return;
   const bool all_ran = ev.student.size() == runs.size() &&
                        std::all_of(ev.student.begin(), ev.student.end(),
@@ -213,88 +421,18 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
     job.sanitize = ev.caps.can_sanitize;
     const WorkerOutcome s =
         backend.run(job, fresh_dir(ev.options, spec.slug + "-profile"), Limits{300.0});
-    ev.student[0].counters_error = s.counters_error;
-    for (std::size_t k = 0; k < s.report.runs.size() && k < ev.student.size(); ++k) {
-      const auto& from = s.report.runs[k];
-      if (!ev.student[k].report.runs.empty()) {
-        auto& run = ev.student[k].report.runs[0];
-        run.sites.insert(run.sites.end(), from.sites.begin(), from.sites.end());
-        run.global_sites.insert(run.global_sites.end(), from.global_sites.begin(),
-                                from.global_sites.end());
-        run.warp_shuffles += from.warp_shuffles;
-      }
-      for (const auto& i : from.issues) {
-        // A crash shows in the runs themselves.
-        auto& last = ev.student.back().report;
-        if (last.runs.empty()) {
-          last.runs.resize(1);
-          last.run_received.assign(1, false);
-        }
-        if (i.kind != "crash") last.runs.back().issues.push_back(i);
-      }
-    }
+    merge_gpu_job(ev, s, false);
   }
-  // The baseline at sizes[0], same inputs. Only its counters are read (its access pattern does
-  // not depend on the values), so one profile serves a whole class run: on a GPU ncu is the
-  // slowest step of grading, and it holds the GPU alone; on the CPU it saves a run per student.
-  const std::string key = spec.id + "|" + ev.sizes[0].label;
-  static std::mutex cache_mutex;
-  static std::map<std::string, WorkerOutcome> cache;
-  bool cached = false;
-  {
-    const std::lock_guard<std::mutex> lock(cache_mutex);
-    if (const auto it = cache.find(key); it != cache.end()) {
-      ev.baseline = it->second;
-      cached = true;
-    }
+  if (!ev.caps.can_time) {
+    collect_baseline(ev, backend, runs[0], nullptr, {});
+    return;
   }
-  if (!cached) {
-    WorkerJob base = job_for(course_root() / spec.baseline.file, spec.baseline.file,
-                             spec.baseline.kernel, "kernel");
-    base.request.runs = {runs[0]};
-    base.inputs = {ev.inputs[0]};
-    base.profile = ev.caps.can_profile;
-    base.nvcc_widths_expected = spec.nvcc_widths_expected;
-    ev.baseline = backend.run(base, fresh_dir(ev.options, spec.slug + "-baseline"), Limits{90.0});
-    if (ev.baseline.ran(0) && ev.baseline.counters_error.empty()) {
-      const std::lock_guard<std::mutex> lock(cache_mutex);
-      cache.emplace(key, ev.baseline);
-    }
-  }
-  ev.have_baseline = ev.baseline.ran(0);
-  if (!ev.caps.can_time || !ev.have_baseline) return;
-  // Time student and baseline against each other at a size that fills the GPU, same inputs.
+  // Time student and baseline at a size that fills the GPU, same inputs.
   Buffers inputs;
-  const protocol::RunSpec timing = make_run(spec, spec.gpu_timing_size, rng, &inputs, nullptr);
-  for (int who = 0; who < 2; ++who) {
-    WorkerJob job = who == 0 ? job_for(ev.file, ev.shown, spec.kernel, "kernel")
-                             : job_for(course_root() / spec.baseline.file, spec.baseline.file,
-                                       spec.baseline.kernel, "kernel");
-    job.request.runs = {timing};
-    job.request.timed = true;
-    job.inputs = {inputs};
-    if (who == 0 && spec.thresholds.reference == course::SpeedReference::kMemcpy) {
-      // A copy of the outputs' bytes reads and writes what an ideal kernel would.
-      job.request.ceiling = "memcpy";
-      for (const course::BufferSpec& b : spec.workload.buffers) {
-        if (b.output)
-          job.request.ceiling_bytes += b.count(spec.gpu_timing_size) * course::elem_bytes(b.elem);
-      }
-    } else if (who == 0 && spec.thresholds.reference == course::SpeedReference::kSgemm) {
-      const Size& z = spec.gpu_timing_size;
-      job.request.ceiling = "sgemm";
-      job.request.ceiling_mnk = {z.m, z.n, z.k};
-    }
-    const WorkerOutcome t = backend.run(
-        job, fresh_dir(ev.options, fmt::format("{}-timing-{}", spec.slug, who)), Limits{120.0});
-    const double ms = t.report.run_received.empty() || !t.report.run_received[0]
-                          ? -1.0
-                          : t.report.runs[0].median_ms;
-    (who == 0 ? ev.student_ms : ev.baseline_ms) = ms;
-    if (who == 0 && t.ran(0)) ev.ceiling_ms = t.report.runs[0].ceiling_ms;
-    (who == 0 ? ev.timing_student : ev.timing_baseline) =
-        t.ran(0) ? t.report.runs[0].buffers : Buffers{};
-  }
+  const protocol::RunSpec timing = timing_run(ev, rng, &inputs);
+  collect_baseline(ev, backend, runs[0], &timing, inputs);
+  if (!ev.have_baseline) return;
+  time_student(ev, backend, timing, inputs, false);
   ev.timing_inputs = std::move(inputs);
 }
 
@@ -386,6 +524,44 @@ const Gate* ExerciseResult::gate(const std::string& name) const {
   return nullptr;
 }
 
+KernelTiming time_at_timed_size(const ExerciseSpec& spec, const fs::path& file,
+                                const std::string& kernel, const Backend& backend,
+                                const fs::path& dir) {
+  std::mt19937_64 fixed(std::hash<std::string>{}("timed inputs of exercise " + spec.id));
+  Buffers inputs;
+  WorkerJob job = job_for(file, file.filename().string(), kernel, "kernel");
+  job.request.runs = {make_run(spec, spec.gpu_timing_size, fixed, &inputs, nullptr)};
+  job.request.timed = true;
+  job.inputs = {inputs};
+  if (spec.thresholds.reference == course::SpeedReference::kMemcpy) {
+    job.request.ceiling = "memcpy";
+    for (const course::BufferSpec& b : spec.workload.buffers) {
+      if (b.output)
+        job.request.ceiling_bytes += b.count(spec.gpu_timing_size) * course::elem_bytes(b.elem);
+    }
+  } else if (spec.thresholds.reference == course::SpeedReference::kSgemm) {
+    const Size& z = spec.gpu_timing_size;
+    job.request.ceiling = "sgemm";
+    job.request.ceiling_mnk = {z.m, z.n, z.k};
+  }
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const WorkerOutcome t = backend.run(job, dir, Limits{120.0});
+  KernelTiming out;
+  if (!t.report.compile.ok) {
+    out.error = t.report.compile.message;
+  } else if (!t.ran(0)) {
+    out.error =
+        t.report.runs.empty() || t.report.runs[0].abort_reason.empty()
+            ? t.output_tail.substr(t.output_tail.size() > 400 ? t.output_tail.size() - 400 : 0)
+            : t.report.runs[0].abort_reason;
+  } else {
+    out.ms = t.report.runs[0].median_ms;
+    out.ceiling_ms = t.report.runs[0].ceiling_ms;
+  }
+  return out;
+}
+
 ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submission,
                               const Backend& backend, const JudgeOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -397,7 +573,9 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
   Evidence ev;
   ev.spec = &spec;
   ev.caps = backend.capabilities();
-  if (const auto facts = backend.facts(); facts.contains("gpu") && facts["gpu"].is_string()) {
+  ev.gpu_name = ev.caps.gpu_name;
+  if (const auto facts = backend.facts();
+      ev.gpu_name.empty() && facts.contains("gpu") && facts["gpu"].is_string()) {
     ev.gpu_name = facts["gpu"].get<std::string>();
   }
   ev.options = options;

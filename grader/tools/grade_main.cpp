@@ -11,6 +11,8 @@
 //   build/bin/grade skeletons --out DIR                the same skeletons into DIR/NN-slug/
 //                                                     (bundles, the site; exercises/ untouched)
 //   build/bin/grade list                               the exercises
+//   build/bin/grade calibrate [--runs N] [--gates F]   this GPU's row of the gate table
+//                                                     (`make calibrate`)
 //
 // Writes OUT/results.json (Gradescope) and on request prairielearn.json and junit.xml; a class
 // gets OUT/<student>/results.json and OUT/gradebook.csv. Exits 0 whenever grading itself
@@ -30,8 +32,10 @@
 #include <sstream>
 #include <thread>
 
+#include "calibrate.hpp"
 #include "course/registry.hpp"
 #include "grader/backend.hpp"
+#include "grader/gpu_gates.hpp"
 #include "grader/grading_policy.hpp"
 #include "grader/judge.hpp"
 #include "grader/report.hpp"
@@ -67,7 +71,18 @@ struct Options {
   int task = -1;                    ///< a class's K-th student only (a SLURM array task)
   bool merge_only = false;          ///< only write the gradebook from the results there
   bool slurm_wait = false;          ///< wait for the gradebook job (sbatch --wait)
+  fs::path gates;                   ///< --gates: the calibration file (default beside bin/)
+  bool gpu_only = false;            ///< --gpu-only: GPU mode without banksim's checks first
+  // Shared by every exercise and student of this run (set in main).
+  const grader::Backend* checker = nullptr;  ///< hybrid GPU mode: banksim on the CPU
+  grader::BaselineCache* baselines = nullptr;
+  const grader::GateRow* gate_row = nullptr;  ///< the GPU gate table's row graded with
 };
+
+/// The calibration file the grader reads: --gates, else gpu-gates.json beside the grader's bin/.
+fs::path gates_file(const Options& o) {
+  return o.gates.empty() ? exe_dir().parent_path() / "gpu-gates.json" : o.gates;
+}
 
 std::vector<const grader::ExerciseSpec*> selected(const Options& o) {
   std::vector<const grader::ExerciseSpec*> out;
@@ -126,7 +141,15 @@ grader::SubmissionResult grade_submission(const fs::path& dir, const std::string
                              ? "uid (no namespaces: own uid, rlimits, killed with its run)"
                              : "bubblewrap";
   if (!o.isolation_note.empty()) r.facts["isolation_fallback"] = o.isolation_note;
+  if (o.gate_row != nullptr) r.facts["gate_row"] = o.gate_row->to_json();
+  if (backend.capabilities().can_time) {
+    r.facts["hybrid"] = o.checker != nullptr ? "banksim on the CPU at every size, then the GPU"
+                                             : "GPU only (--gpu-only)";
+  }
   grader::JudgeOptions jo;
+  jo.checker = o.checker;
+  jo.baselines = o.baselines;
+  jo.gate_row = o.gate_row;
   jo.seed = o.seed;
   jo.verbose = o.verbose;
   jo.work_dir = fs::absolute(work);
@@ -411,6 +434,7 @@ int grade_class(const Options& o, const grader::Backend& backend) {
       const std::string name = display_name(raw);
       const fs::path out = o.out / output_name(raw);
       bool resumed = false;
+      const auto student_start = std::chrono::steady_clock::now();
       try {
         if (fs::is_symlink(students[i])) {
           throw std::runtime_error("the folder is a symbolic link: submit a real folder");
@@ -448,8 +472,11 @@ int grade_class(const Options& o, const grader::Backend& backend) {
       std::cerr << (tty ? fmt::format("\r[{}/{}] {} {}{}", d, students.size(),
                                       resumed ? "unchanged, kept" : "graded", name,
                                       std::string(20, ' '))
-                        : fmt::format("[{}/{}] {} {} ({:.0f} s)\n", d, students.size(),
-                                      resumed ? "unchanged, kept" : "graded", name,
+                        : fmt::format("[{}/{}] {} {} in {:.1f} s ({:.0f} s into the class)\n", d,
+                                      students.size(), resumed ? "unchanged, kept" : "graded", name,
+                                      std::chrono::duration<double>(
+                                          std::chrono::steady_clock::now() - student_start)
+                                          .count(),
                                       std::chrono::duration<double>(
                                           std::chrono::steady_clock::now() - class_start)
                                           .count()))
@@ -776,6 +803,11 @@ int main(int argc, char** argv) {
   app.add_flag("--require-full", o.require_full,
                "exit with status 1 unless every graded exercise has full marks (GitHub "
                "Classroom: one command per exercise)");
+  app.add_option("--gates", o.gates,
+                 "GPU mode: the calibration file with this GPU's gate row (default: "
+                 "gpu-gates.json beside the grader's bin/, written by `make calibrate`)");
+  app.add_flag("--gpu-only", o.gpu_only,
+               "GPU mode without banksim's checks on the CPU first (the GPU's tools alone)");
   app.add_flag("--no-sandbox", o.no_sandbox,
                "run workers without the bubblewrap sandbox: only for your own, trusted code");
   bool check_only = false;
@@ -787,6 +819,12 @@ int main(int argc, char** argv) {
                    "exercises/, and say where exercises/ differs from them")
       ->excludes("--check");
   CLI::App* list = app.add_subcommand("list", "list the exercises");
+  CLI::App* calib = app.add_subcommand("calibrate",
+                                       "time the baselines and references on this GPU and write "
+                                       "its row of the gate table (make calibrate)");
+  int calib_runs = 3;
+  calib->add_option("--runs", calib_runs, "timings of each kernel (each a median of 15)")
+      ->check(CLI::Range(1, 15));
   CLI::App* hint = app.add_subcommand("hint", "an exercise's hints, one more each level");
   std::string hint_id;
   int hint_level = 1;
@@ -923,6 +961,34 @@ int main(int argc, char** argv) {
       std::cerr << "grade: " << why << "\n";
       return 2;
     }
+    if (calib->parsed()) {
+      CalibrateOptions co;
+      co.gates_file = gates_file(o);
+      co.work_dir = fs::absolute(o.out) / "calibrate";
+      co.runs = calib_runs;
+      return run_calibrate(co, *backend, selected(o));
+    }
+    // Hybrid GPU mode: banksim checks first, on the CPU (grader/judge.hpp, JudgeOptions::checker).
+    std::unique_ptr<grader::Backend> checker;
+    grader::BaselineCache baselines;
+    std::optional<grader::GateRow> row;
+    o.baselines = &baselines;
+    if (backend->capabilities().can_time) {
+      if (!o.gpu_only) checker = grader::make_cpu_backend(bo);
+      o.checker = checker.get();
+      const auto caps = backend->capabilities();
+      auto table = grader::GateTable::load(gates_file(o), &why);
+      if (table)
+        row = grader::choose_gate_row(*table, caps.gpu_name, caps.compute_capability, selected(o),
+                                      &why);
+      if (!row) {
+        std::cerr << "grade: " << why << "\n";
+        return 2;
+      }
+      o.gate_row = &*row;
+      std::cerr << fmt::format("grade: GPU mode on {} (compute capability {}): gate row {}\n",
+                               caps.gpu_name, caps.compute_capability, row->origin);
+    }
     if (!o.submissions.empty()) return grade_class(o, *backend);
     if (!fs::is_directory(o.submission)) {
       std::cerr << "grade: " << o.submission.string()
@@ -932,9 +998,9 @@ int main(int argc, char** argv) {
     const auto exercises = selected(o);
     const grader::SubmissionResult r = grade_submission(
         o.submission, o.submission.filename().string(), exercises, *backend, o, o.out / "work",
-        // Exercises side by side on the CPU; on a GPU one at a time (timings stay undisturbed).
-        backend->capabilities().can_time ? 1 : std::max(1, o.jobs),
-        o.submission.is_relative() ? o.submission : fs::path());
+        // Exercises side by side: on a GPU, the GPU lock keeps timings and profiles one at a
+        // time (gpu_lock.hpp) while builds and banksim's checks overlap them.
+        std::max(1, o.jobs), o.submission.is_relative() ? o.submission : fs::path());
     write_results(r, o.out, o);
     std::cout << grader::render_table(r, o.verbose);
     std::cout << fmt::format("\nresults: {}\n", (o.out / "results.json").string());

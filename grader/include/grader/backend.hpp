@@ -33,6 +33,12 @@ struct WorkerJob {
   std::vector<std::array<long long, 32>> host_cases;  ///< host exercises
   bool profile = false;   ///< read the hardware counters (when the backend can)
   bool sanitize = false;  ///< run the GPU sanitizers (when the backend can)
+  /// GPU: the counters alone: the only run is the profiled one (its outputs and report are the
+  /// job's), no plain run before it (hybrid mode: banksim has judged the outputs at these sizes).
+  bool profile_only = false;
+  /// GPU: which compute-sanitizer tools a sanitized job runs (memcheck first); hybrid mode runs
+  /// memcheck alone, banksim having looked for races, uninitialised reads and divergent barriers.
+  std::vector<std::string> sanitizer_tools = {"memcheck", "racecheck", "initcheck", "synccheck"};
   /// CPU, default widths: nvcc's widths are expected to matter (ExerciseSpec's
   /// nvcc_widths_expected): read them at once rather than after a run with clang's.
   bool nvcc_widths_expected = false;
@@ -81,6 +87,11 @@ struct Capabilities {
   /// load, one symbolizer); only when that process fails do the sizes run one per process, so
   /// each failure is told at its size.
   bool batch_sizes = false;
+  /// The GPU's name as the driver reports it ("NVIDIA H200"); empty on the CPU. With
+  /// compute_capability, it picks the row of the GPU gate table (grader/gpu_gates.hpp).
+  std::string gpu_name;
+  /// The GPU's compute capability, "9.0"; empty on the CPU.
+  std::string compute_capability;
 };
 
 /// A way to run worker jobs: banksim on the CPU, or the course's GPU worker.

@@ -7,10 +7,13 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "grader/backend.hpp"
+#include "grader/gpu_gates.hpp"
 
 /// The autograder: submission policy, sandbox, backends, the judge and its reports.
 namespace grader {
@@ -62,6 +65,42 @@ struct ExerciseResult {
   const Gate* gate(const std::string& name) const;
 };
 
+/// The baseline's evidence, which does not depend on the student: its counted run at sizes[0]
+/// and, on a GPU, its time and output at the timed size (the timed size's inputs are drawn from a
+/// fixed seed when a cache is used, so that every student is compared with one baseline run).
+struct BaselineEvidence {
+  WorkerOutcome counted;  ///< at sizes[0]: banksim's counts, or ncu's counters
+  double timed_ms = -1.0;
+  Buffers timed_output;  ///< its outputs at gpu_timing_size
+};
+
+/// One grading run's baselines, keyed by content (the baseline's file, the backend, the GPU, the
+/// size, the inputs' seed): each exercise's baseline is run, timed and profiled once per grader
+/// run and GPU, however many students are graded. Passed in (JudgeOptions::baselines) by whoever
+/// grades a class; thread-safe.
+class BaselineCache {
+ public:
+  /// The entry for `key`, or nullptr (a copy is returned: entries are never changed).
+  std::shared_ptr<const BaselineEvidence> find(const std::string& key) const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = entries_.find(key);
+    return it == entries_.end() ? nullptr : it->second;
+  }
+  void put(const std::string& key, BaselineEvidence e) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    entries_.emplace(key, std::make_shared<const BaselineEvidence>(std::move(e)));
+  }
+  /// Entries held (tests: the baseline ran once).
+  std::size_t size() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return entries_.size();
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<const BaselineEvidence>> entries_;
+};
+
 /// How grade_exercise() grades.
 struct JudgeOptions {
   std::uint64_t seed = 0;          ///< 0: a fresh secret seed from std::random_device
@@ -72,7 +111,34 @@ struct JudgeOptions {
   /// (a class, an upload, an absolute path): files are named inside the submission,
   /// "04-padding-transpose/transpose.cu:27".
   std::filesystem::path shown_submission;
+  /// Hybrid GPU mode: the CPU backend (banksim). When set and the grading backend times kernels,
+  /// the student's file runs under banksim first at every size (correctness, races, bounds,
+  /// uninitialised shared reads, barriers: everything CPU mode checks), and the GPU gives what
+  /// only it can: the output and time at the timed size, ncu's counters, memcheck at the timed
+  /// size. A problem either finds fails the gate, named with its source. nullptr: the GPU alone.
+  const Backend* checker = nullptr;
+  /// Baselines shared between the exercises and students of one grading run; nullptr: none
+  /// kept (each exercise runs its baseline).
+  BaselineCache* baselines = nullptr;
+  /// The GPU gate table's row to grade with (grader/gpu_gates.hpp); nullptr: the registry's row
+  /// for the GPU's name, else the cost model.
+  const GateRow* gate_row = nullptr;
 };
+
+/// One timing of a kernel at the exercise's timed size (its inputs from a seed fixed by the
+/// exercise): the worker's median of 15 CUDA-event timings, and the exercise's ceiling
+/// (cudaMemcpy, cuBLAS SGEMM) timed in the same process when it has one.
+struct KernelTiming {
+  double ms = -1.0;
+  double ceiling_ms = -1.0;
+  std::string error;  ///< why there is no time: the build's or the run's message
+};
+
+/// Times `kernel` of `file` (the baseline, a reference solution) on `backend`, working in `dir`;
+/// `make calibrate` runs this for the baseline and the reference of each exercise.
+KernelTiming time_at_timed_size(const ExerciseSpec& spec, const std::filesystem::path& file,
+                                const std::string& kernel, const Backend& backend,
+                                const std::filesystem::path& dir);
 
 /// Grades `spec` for the submission folder `submission` (same layout as exercises/).
 ExerciseResult grade_exercise(const ExerciseSpec& spec, const std::filesystem::path& submission,
