@@ -613,8 +613,7 @@ TEST_CASE("judge, hybrid GPU mode: the GPU's steps are ncu alone, then one timed
     if (!student) continue;
     if (j.profile) {
       CHECK(j.profile_only);  // no plain run before the profiled one: banksim checked outputs
-      CHECK(j.request.runs.size() ==
-            ex04().sizes.size() + static_cast<std::size_t>(ex04().random_sizes));
+      CHECK(j.request.runs.size() == 1);  // the graded size; banksim counted the others
       CHECK_FALSE(j.sanitize);
     } else {
       CHECK(j.request.timed);
@@ -623,7 +622,7 @@ TEST_CASE("judge, hybrid GPU mode: the GPU's steps are ncu alone, then one timed
       CHECK(j.request.runs.size() == 1);
     }
   }
-  CHECK(student_jobs == 2);   // ncu at every size; the timed size with memcheck
+  CHECK(student_jobs == 2);   // ncu at the graded size; the timed size with memcheck
   CHECK(baseline_jobs == 2);  // profiled at sizes[0], timed at the timed size
   // A second student: the baseline comes from the cache passed in.
   jobs.clear();
@@ -631,4 +630,29 @@ TEST_CASE("judge, hybrid GPU mode: the GPU's steps are ncu alone, then one timed
   CHECK(cache.size() == 1);
   for (const WorkerJob& j : jobs) CHECK(j.request.file.find("/lessons/") == std::string::npos);
   CHECK(again.gate("no_problems")->reason == r.gate("no_problems")->reason);
+}
+
+TEST_CASE("judge, hybrid GPU mode: banksim's counts judge the sizes ncu does not profile",
+          "[judge][hybrid]") {
+  // ncu profiles the graded size only, where the kernel is conflict-free; banksim counts a
+  // 32-way access at another size (a pad that fixes one size).
+  const FakeBackend gpu_backend(gpu(), [](const WorkerJob& j) {
+    return worker(j, {site(0, 128, 128, "load"), site(0, 128, 128, "store")}, 1.0);
+  });
+  const FakeBackend checker(cpu(), [](const WorkerJob& j) {
+    WorkerOutcome w = worker(j, {});
+    for (std::size_t k = 0; k < w.report.runs.size(); ++k) {
+      const bool graded = j.inputs[k][0].size() == 4u * 512 * 512;  // sizes[0]: n=512
+      w.report.runs[k].sites = {site(21, 128, graded ? 128 : 4096, "load"),
+                                site(14, 128, 128, "store")};
+    }
+    return w;
+  });
+  const fs::path sub =
+      submission_with(fs::path(COURSE_SOURCE_DIR) / "solutions" / ex04().slug / ex04().file, "pad");
+  const auto r = judge_hybrid(gpu_backend, &checker, sub);
+  CHECK(r.gate("correct")->passed);
+  CHECK_FALSE(r.gate("conflicts")->passed);
+  CHECK(r.gate("conflicts")->reason.find("32-way") != std::string::npos);
+  CHECK(r.gate("conflicts")->reason.find("transpose.cu:21") != std::string::npos);
 }

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -226,6 +227,21 @@ void run_worker(std::vector<std::string> argv, SandboxSpec spec, bool sandboxed,
 
 namespace internal {
 
+void add_loader_paths(SandboxSpec& spec) {
+  const char* ld = std::getenv("LD_LIBRARY_PATH");
+  if (ld == nullptr || *ld == '\0') return;
+  // The loader's folders, visible inside (those under /usr already are).
+  spec.extra_env.push_back(std::string("LD_LIBRARY_PATH=") + ld);
+  std::istringstream dirs(ld);
+  std::string d;
+  while (std::getline(dirs, d, ':')) {
+    std::error_code ec;
+    if (d.empty() || d[0] != '/' || d.rfind("/usr/", 0) == 0 || !fs::is_directory(d, ec)) continue;
+    if (std::find(spec.ro_paths.begin(), spec.ro_paths.end(), d) == spec.ro_paths.end())
+      spec.ro_paths.push_back(d);
+  }
+}
+
 unsigned next_sandbox_uid() {
   static std::atomic<unsigned> n{0};
   return kFirstSandboxUid + n++ % kSandboxUids;
@@ -346,6 +362,9 @@ class CpuBackend : public Backend {
     spec.cpu_seconds = limits.seconds;
     spec.wall_seconds = limits.seconds;
     spec.memory_bytes = limits.memory_bytes;
+    // The libraries the worker was linked with where they are not under /usr (a GPU box with
+    // the course's libraries unpacked elsewhere, found through LD_LIBRARY_PATH).
+    add_loader_paths(spec);
     // Messages name the file as the student knows it, not by the cache's copy.
     const std::string shown = job.shown_file;
     if (job.request.kind == "kernel") {

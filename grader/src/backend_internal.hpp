@@ -36,6 +36,10 @@ void run_worker(std::vector<std::string> argv, SandboxSpec spec, bool sandboxed,
 /// knows the file by. Nothing happens when `shown` is empty.
 void show_file_as(WorkerOutcome& out, const std::string& copy, const std::string& shown);
 
+/// LD_LIBRARY_PATH, passed into a sandbox with its folders outside /usr bound read-only: the
+/// libraries a worker was linked with where an administrator unpacked them (/opt/deps).
+void add_loader_paths(SandboxSpec& spec);
+
 /// Host uids of sandboxed steps when the grader runs as root: one per run step, in turn (so that
 /// concurrent runs do not share RLIMIT_NPROC), and one shared by compile steps.
 constexpr unsigned kFirstSandboxUid = 61000;

@@ -294,19 +294,7 @@ class GpuBackend : public Backend {
                                                          "/opt/nvidia") == spec.ro_paths.end()) {
       spec.ro_paths.push_back("/opt/nvidia");
     }
-    if (const char* ld = std::getenv("LD_LIBRARY_PATH"); ld != nullptr && *ld != '\0') {
-      // The loader's folders, visible inside (those under /usr already are).
-      spec.extra_env.push_back(std::string("LD_LIBRARY_PATH=") + ld);
-      std::istringstream dirs(ld);
-      std::string d;
-      while (std::getline(dirs, d, ':')) {
-        std::error_code dir_ec;
-        if (d.empty() || d[0] != '/' || d.rfind("/usr/", 0) == 0 || !fs::is_directory(d, dir_ec)) {
-          continue;
-        }
-        spec.ro_paths.push_back(d);
-      }
-    }
+    add_loader_paths(spec);
     spec.extra_env.push_back("PATH=" + path_);
     return spec;
   }
