@@ -17,6 +17,11 @@
 #       ISOLATION=auto   where bubblewrap cannot run (some containers): uid isolation as root
 #       POLICY=FILE      the grading policy (gate points, thresholds; TOML) instead of
 #                        grading-policy.toml at the course's root (or the registry's defaults)
+#       GATES=FILE       MODE=gpu: the calibration file with this GPU's gate row (default
+#                        build/gpu-gates.json, written by `make calibrate`)
+#       GPU_ONLY=1       MODE=gpu without banksim's checks on the CPU first
+#   make calibrate       on a GPU box: time the baselines and reference solutions and write this
+#                        GPU's row of the speed gates to build/gpu-gates.json (GATES=FILE)
 #   make hint EXERCISE=NN [LEVEL=k]   exercise NN's hints: 1 a nudge, 2 the bank arithmetic,
 #                        3 the fix's shape (the same as the folded hints of the exercises page)
 #   make skeletons       regenerate exercises/ from solutions/ (instructors)
@@ -71,7 +76,7 @@ PRESET ?= default
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build test check bench bench-class grade skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container platform-gradescope platform-prairielearn test-catch2-v3 docs-check docs-serve explorer deps-test deps-build deps-grade deps-docs deps-bench
+.PHONY: all build test check bench bench-class grade calibrate skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container platform-gradescope platform-prairielearn test-catch2-v3 docs-check docs-serve explorer deps-test deps-build deps-grade deps-docs deps-bench
 
 all: build
 
@@ -109,6 +114,7 @@ GRADE_ARGS = $(if $(SUBMISSION),--submission $(SUBMISSION)) \
              $(if $(ISOLATION),--isolation $(ISOLATION)) \
              $(if $(SEED),--seed $(SEED)) $(if $(WIDTHS),--widths $(WIDTHS)) \
              $(if $(POLICY),--policy $(POLICY)) \
+             $(if $(GATES),--gates $(GATES)) $(if $(GPU_ONLY),--gpu-only) \
              --jobs $(JOBS) --out $(BUILD_DIR)/grade
 
 # What `make grade` builds: the grader and its worker, and the programs the lessons' and the
@@ -129,6 +135,13 @@ grade hint skeletons: FIRST_CONFIGURE_FLAGS = -DCOURSE_DEBUG_INFO=OFF
 grade: deps-grade $(BUILD_DIR)/build.ninja
 	@$(BUILD_GRADE_TARGETS)
 	@$(BUILD_DIR)/bin/grade $(GRADE_ARGS)
+
+calibrate: FIRST_CONFIGURE_FLAGS = -DCOURSE_DEBUG_INFO=OFF
+calibrate: MODE = gpu
+calibrate: deps-grade $(BUILD_DIR)/build.ninja
+	@$(BUILD_GRADE_TARGETS)
+	@$(BUILD_DIR)/bin/grade --mode gpu $(if $(GATES),--gates $(GATES)) \
+	  $(if $(EXERCISE),--exercise $(EXERCISE)) --out $(BUILD_DIR)/grade calibrate
 
 skeletons: $(BUILD_DIR)/build.ninja
 	@$(BUILD_GRADE_TARGETS)

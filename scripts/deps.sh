@@ -5,7 +5,7 @@
 # package of this distribution (Debian 12, Ubuntu 22.04, Ubuntu 24.04).
 #   scripts/deps.sh test|grade|grade-gpu|docs|bench|all [--dry-run]
 # grade-gpu is what `make grade MODE=gpu` needs: the CUDA toolkit's nvcc, ncu and
-# compute-sanitizer instead of clang (banksim is not used), so a GPU box without clang grades.
+# compute-sanitizer, and clang (banksim checks every submission on the CPU first: hybrid mode).
 # As root it installs what is missing with apt-get; otherwise (or with --dry-run) it prints the
 # exact `apt-get install` line and exits 1. Silent when everything is present.
 #   DEPS_OS_RELEASE=FILE  read the distribution from FILE instead of /etc/os-release
@@ -73,6 +73,7 @@ gpu_reqs=(
   "cmd cmake|cmake cmake cmake"
   "cmd ninja|ninja-build ninja-build ninja-build"
   "cmd g++|g++ g++ g++"
+  "cmd clang++|clang clang clang"
   "header nlohmann/json.hpp|nlohmann-json3-dev nlohmann-json3-dev nlohmann-json3-dev"
   "header CLI/CLI.hpp|libcli11-dev libcli11-dev libcli11-dev"
   "header fmt/format.h|libfmt-dev libfmt-dev libfmt-dev"

@@ -338,7 +338,8 @@ class GpuBackend : public Backend {
     const fs::path root = course_root();
     const fs::path cache = dir.parent_path() / "gpu-build-cache";
     fs::create_directories(cache);
-    const std::vector<std::string> flags = {"-O3", "-std=c++17", "-arch=sm_" + arch_, "-lineinfo"};
+    // The course's one nvcc flag set (what the benchmarks and CPU mode's SASS widths use too).
+    const std::vector<std::string> flags = course::nvcc_flags(arch_);
     // The harness object.
     std::string harness_text = arch_;
     for (const char* f : {"gpu/worker.cu", "gpu/harness.cuh", "grader/include/grader/protocol.hpp",

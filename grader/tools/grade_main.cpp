@@ -974,7 +974,22 @@ int main(int argc, char** argv) {
     std::optional<grader::GateRow> row;
     o.baselines = &baselines;
     if (backend->capabilities().can_time) {
-      if (!o.gpu_only) checker = grader::make_cpu_backend(bo);
+      if (!o.gpu_only) {
+        // banksim compiles each submission with clang for the CPU: without it every student
+        // would lose the build gate, so say so once, here.
+        const char* clang = std::getenv("BANKSIM_CLANG");
+        const std::string cmd = std::string("command -v ") +
+                                (clang != nullptr && *clang != '\0' ? clang : "clang++") +
+                                " >/dev/null 2>&1";
+        if (std::system(cmd.c_str()) != 0) {
+          std::cerr << "grade: MODE=gpu checks every submission with banksim on the CPU first, "
+                       "which needs clang++ (Debian/Ubuntu: apt-get install clang; "
+                       "scripts/deps.sh grade-gpu): install it, or grade with the GPU's tools "
+                       "alone (GPU_ONLY=1, --gpu-only)\n";
+          return 2;
+        }
+        checker = grader::make_cpu_backend(bo);
+      }
       o.checker = checker.get();
       const auto caps = backend->capabilities();
       auto table = grader::GateTable::load(gates_file(o), &why);
