@@ -332,6 +332,10 @@ TEST_CASE("ncu runs the student's kernel only, one launch per size, the source c
   const auto templ = grader::internal::ncu_argv("shared_column_throughput<0>", 1, "p", "w", "d");
   const std::regex re2((std::find(templ.begin(), templ.end(), "--kernel-name") + 1)->substr(6));
   CHECK(std::regex_search("shared_column_throughput<0>", re2));
+  // No name (the fallback when this ncu names kernels otherwise): no filter, the launch count.
+  const auto any = grader::internal::ncu_argv("", 2, "p", "w", "d");
+  CHECK(std::find(any.begin(), any.end(), "--kernel-name") == any.end());
+  CHECK(*(std::find(any.begin(), any.end(), "--launch-count") + 1) == "2");
   // The worker after ncu's own options, with its report pipe, once (no timing loop).
   const auto w = std::find(argv.begin(), argv.end(), "/w/worker");
   REQUIRE(w != argv.end());

@@ -60,7 +60,8 @@ struct ProfiledLaunch {
   std::uint64_t warp_shuffles = 0;  ///< SHFL instructions executed
 };
 /// ncu's command line over the worker: the source counters only, of `kernel` only (its base
-/// name), `launches` launches (one per size), the report written to REPORT.ncu-rep.
+/// name; "" profiles every kernel), `launches` launches (one per size), the report written to
+/// REPORT.ncu-rep.
 std::vector<std::string> ncu_argv(const std::string& kernel, std::size_t launches,
                                   const std::string& report, const std::string& worker,
                                   const std::string& dir);

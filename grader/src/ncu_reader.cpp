@@ -45,18 +45,19 @@ double number(const std::string& s) {
 std::vector<std::string> ncu_argv(const std::string& kernel, std::size_t launches,
                                   const std::string& report, const std::string& worker,
                                   const std::string& dir) {
-  // The kernel's name without template arguments: ncu matches the function's base name.
-  std::string base = kernel.substr(0, kernel.find('<'));
-  return {"ncu", "--clock-control", "none",
-          // The per-instruction counters of the source page (shared wavefronts and their ideal,
-          // global sectors, executed instructions): what the conflicts, anti-bypass and
-          // cost-model gates read, and nothing else.
-          "--section", "SourceCounters", "--kernel-name",
-          // The base name alone, or with template arguments or parameters after it, whichever
-          // way this ncu's --kernel-name-base prints it (never a longer name that starts alike).
-          "regex:^" + base + "($|[<(])", "--launch-count",
-          std::to_string(std::max<std::size_t>(launches, 1)), "-f", "-o", report, worker, dir,
-          "--report-fd", "{report_fd}", "--once"};
+  // The per-instruction counters of the source page (shared wavefronts and their ideal, global
+  // sectors, executed instructions): what the conflicts, anti-bypass and cost-model gates read,
+  // and no other section's passes.
+  std::vector<std::string> argv = {"ncu", "--clock-control", "none", "--section", "SourceCounters"};
+  // The kernel's name without template arguments: ncu matches the function's base name, alone
+  // or with template arguments or parameters after it, whichever way this ncu's
+  // --kernel-name-base prints it (never a longer name that starts alike).
+  const std::string base = kernel.substr(0, kernel.find('<'));
+  if (!base.empty()) argv.insert(argv.end(), {"--kernel-name", "regex:^" + base + "($|[<(])"});
+  argv.insert(argv.end(),
+              {"--launch-count", std::to_string(std::max<std::size_t>(launches, 1)), "-f", "-o",
+               report, worker, dir, "--report-fd", "{report_fd}", "--once"});
+  return argv;
 }
 
 std::string ncu_failure(const std::string& log, int exit_status) {

@@ -371,6 +371,8 @@ int submit_slurm(const Options& o) {
   if (o.verbose) cmd += " --verbose";
   if (o.no_sandbox) cmd += " --no-sandbox";
   if (o.hide_secret_sizes) cmd += " --hide-secret-sizes";
+  if (!o.gates.empty()) cmd += " --gates " + shell_word(fs::absolute(o.gates).string());
+  if (o.gpu_only) cmd += " --gpu-only";
   std::ofstream(dir / "task.sh") << "#!/bin/sh\n# one student of the class: array task K grades "
                                     "the K-th folder (sorted)\nexec "
                                  << cmd << " --task \"$SLURM_ARRAY_TASK_ID\"\n";
