@@ -3,6 +3,7 @@
 #include "course_catch.hpp"
 
 #include <cmath>
+#include <fstream>
 #include <functional>
 #include <mutex>
 #include <random>
@@ -655,4 +656,60 @@ TEST_CASE("judge, hybrid GPU mode: banksim's counts judge the sizes ncu does not
   CHECK_FALSE(r.gate("conflicts")->passed);
   CHECK(r.gate("conflicts")->reason.find("32-way") != std::string::npos);
   CHECK(r.gate("conflicts")->reason.find("transpose.cu:21") != std::string::npos);
+}
+
+TEST_CASE(
+    "judge, hybrid GPU mode: the corpus rows the GPU's tools cannot see get CPU mode's verdict",
+    "[judge][hybrid]") {
+  // Every tests/students row marked gpu_tools_alone (initcheck does not track shared memory;
+  // synccheck is silent when the skipping threads exit): graded with real banksim as the checker
+  // and a GPU whose tools find nothing and whose outputs are the inputs, each must fail exactly
+  // as its CPU expectation says, with its reason.
+  std::ifstream in(fs::path(COURSE_SOURCE_DIR) / "tests/students/students.json");
+  const nlohmann::json corpus = nlohmann::json::parse(in);
+  const FakeBackend blind(gpu(), [](const WorkerJob& j) {
+    WorkerOutcome w;
+    w.started = true;
+    w.report.compile = {true, true, "", ""};
+    for (std::size_t k = 0; k < j.request.runs.size(); ++k) {
+      proto::RunReport r;
+      r.completed = true;
+      r.buffers = j.inputs[k];
+      r.sites = {site(0, 128, 128, "load"), site(0, 128, 128, "store")};
+      r.median_ms = 1.0;
+      w.report.runs.push_back(r);
+      w.report.run_received.push_back(true);
+    }
+    return w;
+  });
+  const auto cpu_backend = banksim();
+  int rows = 0;
+  for (const auto& row : corpus.at("students")) {
+    if (!row.contains("gpu_tools_alone")) continue;
+    ++rows;
+    const std::string name = row.at("name");
+    const auto* spec = course::find_exercise(row.at("exercise").get<std::string>());
+    REQUIRE(spec != nullptr);
+    const fs::path dir = fs::temp_directory_path() / "test-judge-hybrid" / name;
+    fs::remove_all(dir);
+    fs::create_directories(dir / spec->slug);
+    fs::copy_file(
+        fs::path(COURSE_SOURCE_DIR) / "tests/students" / row.at("file").get<std::string>(),
+        dir / spec->slug / spec->file);
+    grader::JudgeOptions o;
+    o.seed = 1;
+    o.work_dir = fs::temp_directory_path() / "test-judge-hybrid" / "work";
+    o.checker = cpu_backend.get();
+    const auto r = grader::grade_exercise(*spec, dir, blind, o);
+    const auto& expect = row.at("expect");
+    INFO(name);
+    CHECK(r.gate("correct")->passed == expect.at("correct").get<bool>());
+    for (const auto& g : expect.at("fails")) CHECK_FALSE(r.gate(g.get<std::string>())->passed);
+    CHECK(r.score() >= expect.at("min_score").get<int>());
+    CHECK(r.score() <= expect.at("max_score").get<int>());
+    const std::string reason = expect.at("reason");
+    CHECK(r.gate("no_problems")->reason.find(reason) != std::string::npos);
+    CHECK(r.gate("no_problems")->reason.find("banksim (CPU)") != std::string::npos);
+  }
+  CHECK(rows == 4);
 }
