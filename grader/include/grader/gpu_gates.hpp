@@ -75,8 +75,9 @@ double calibration_fraction(const course::ExerciseSpec& spec);
 
 /// How far a calibrated row may lie from the committed one on the GPU the committed one was
 /// measured on: |calibrated / committed - 1| <= this (a stated tolerance: run-to-run spread of the
-/// reference's ratio on the H200 was under 1% (measurements/h200-2026-12-01-redesign), the
-/// margin covers a different driver and clocks).
+/// reference's ratio on the H200 was under 1%
+/// (measurements/calibration/2026-12-01-h200-thresholds), the margin covers a different driver and
+/// clocks).
 inline constexpr double kCalibrationTolerance = 0.10;
 
 /// Exercises whose calibrated threshold lies outside `tolerance` of the committed row's, as
