@@ -8,6 +8,10 @@
 #              committed one; later parts grade with it (build/gpu-gates.json)
 #   gaps       the corpus rows that were known gaps of GPU mode (tests/students), graded
 #   corpus     the whole corpus of student submissions (tests/students) in GPU mode
+#   new        the corpus rows of exercises 09, 10 and 11 (their solutions and skeletons included)
+#   shapes     measurements/lessons/2026-12-03-histogram-shapes (exercise 10's kernel shapes)
+#   steps      what one GPU process costs: a CUDA context, ncu and memcheck on a one-launch
+#              program, and exercise 04 graded alone (--jobs 1), each timed
 #   class      CLASS_N distinct copies of solutions/ (each file differs by a comment) as a class,
 #              all exercises, --jobs CLASS_JOBS; per-student times from the grader's log
 #   OUT=DIR PART="solutions fake calibrate gaps class" CLASS_N=30 DEADLINE=SECONDS run.sh
@@ -129,6 +133,27 @@ if has gaps && [ "$(left)" -gt 40 ]; then
   students gaps '^(03_lane_pairs|04_sync_inside_guard|04_tile_not_transposed|05_no_zero_fill|06_swizzle_store_only|06_swizzle_full_row)$' --no-reference
 fi
 if has corpus && [ "$(left)" -gt 60 ]; then students corpus "" ""; fi
+if has shapes && [ "$(left)" -gt 60 ]; then
+  "$B/bin/course-registry" nvcc-flags >/tmp/nvcc-flags.txt
+  OUT=$OUT/shapes NVCC_FLAGS_FILE=/tmp/nvcc-flags.txt \
+    bash $ROOT/measurements/lessons/2026-12-03-histogram-shapes/run.sh >/dev/null 2>&1
+  echo "shapes: rc $?"; tail -30 "$OUT/shapes/shapes.txt"
+fi
+if has steps && [ "$(left)" -gt 40 ]; then
+  printf '__global__ void k(float* p) { p[threadIdx.x] += 1; }\nint main() { float* p; cudaMalloc(&p, 128); k<<<1, 32>>>(p); return cudaDeviceSynchronize(); }\n' >/tmp/one.cu
+  nvcc -arch=sm_90 -o /tmp/one /tmp/one.cu
+  tm() { local s=$(date +%s.%N); "$@" >/dev/null 2>&1; python3 -c "print(f'{$(date +%s.%N) - $s:.2f}')"; }
+  echo "steps (s): one-launch program $(tm /tmp/one) $(tm /tmp/one);" \
+    "ncu --version $(tm ncu --version);" \
+    "ncu one metric $(tm ncu --clock-control none --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum /tmp/one)" \
+    "$(tm ncu --clock-control none --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum /tmp/one);" \
+    "memcheck $(tm compute-sanitizer --tool memcheck /tmp/one)"
+  s=$(date +%s.%N)
+  $B/bin/grade --mode gpu --submission $ROOT/solutions --exercise 04 --jobs 1 --verbose \
+    --out $G/steps >"$OUT/steps-04.txt" 2>&1
+  echo "exercise 04 alone (--jobs 1): rc $? in $(python3 -c "print(round($(date +%s.%N) - $s, 1))") s"
+fi
+if has new && [ "$(left)" -gt 40 ]; then students new '^(09|10|11)_' ""; fi
 if has class && [ "$(left)" -gt 60 ]; then
   C=/tmp/class; rm -rf $C; mkdir -p $C
   for i in $(seq -w 1 "$CLASS_N"); do
