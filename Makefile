@@ -119,9 +119,10 @@ GRADE_ARGS = $(if $(SUBMISSION),--submission $(SUBMISSION)) \
 
 # What `make grade` builds: the grader and its worker, and the programs the lessons' and the
 # README's "Try it" commands run (build/bin/banksim, build/bin/bankdiagram; banksim's runtime
-# library and region pass come with it). The test grade_builds_what_the_lessons_run fails when a
+# library and region pass come with it); with MODE=gpu the GPU harness too (gpu/CMakeLists.txt,
+# gpu_harness). The test grade_builds_what_the_lessons_run fails when a
 # command runs a program missing here.
-GRADE_TARGETS = grade grade_worker banksim bankdiagram
+GRADE_TARGETS = grade grade_worker banksim bankdiagram $(if $(filter gpu,$(MODE)),gpu_harness)
 
 # Builds GRADE_TARGETS: Ninja prints one "[n/N] Building ..." line per step (a compiler's errors
 # in full); nothing when everything is up to date.
