@@ -38,8 +38,8 @@ struct GateRow {
 /// "measured", "driver", "cuda", "runs", "exercises": {"04": {"min_ratio", "measured_ratio",
 /// "fraction", "reference"}}}]}.
 struct GateTable {
-  std::filesystem::path file;
-  std::vector<GateRow> rows;
+  std::filesystem::path file;  ///< where the table was read from (named in messages)
+  std::vector<GateRow> rows;   ///< one per (GPU name, compute capability)
   /// Reads `file`; a missing file is an empty table. On a malformed file returns nullopt and sets
   /// `error` to a message naming the file, what was expected and what to do.
   static std::optional<GateTable> load(const std::filesystem::path& file, std::string* error);

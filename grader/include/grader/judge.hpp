@@ -69,9 +69,9 @@ struct ExerciseResult {
 /// and, on a GPU, its time and output at the timed size (the timed size's inputs are drawn from a
 /// fixed seed when a cache is used, so that every student is compared with one baseline run).
 struct BaselineEvidence {
-  WorkerOutcome counted;  ///< at sizes[0]: banksim's counts, or ncu's counters
-  double timed_ms = -1.0;
-  Buffers timed_output;  ///< its outputs at gpu_timing_size
+  WorkerOutcome counted;   ///< at sizes[0]: banksim's counts, or ncu's counters
+  double timed_ms = -1.0;  ///< its median time at gpu_timing_size (ms); -1 in CPU mode
+  Buffers timed_output;    ///< its outputs at gpu_timing_size
 };
 
 /// One grading run's baselines, keyed by content (the baseline's file, the backend, the GPU, the
@@ -86,6 +86,7 @@ class BaselineCache {
     const auto it = entries_.find(key);
     return it == entries_.end() ? nullptr : it->second;
   }
+  /// Keeps `e` as the entry for `key` (the first entry for a key stays).
   void put(const std::string& key, BaselineEvidence e) {
     const std::lock_guard<std::mutex> lock(mutex_);
     entries_.emplace(key, std::make_shared<const BaselineEvidence>(std::move(e)));
@@ -129,9 +130,9 @@ struct JudgeOptions {
 /// exercise): the worker's median of 15 CUDA-event timings, and the exercise's ceiling
 /// (cudaMemcpy, cuBLAS SGEMM) timed in the same process when it has one.
 struct KernelTiming {
-  double ms = -1.0;
-  double ceiling_ms = -1.0;
-  std::string error;  ///< why there is no time: the build's or the run's message
+  double ms = -1.0;          ///< the kernel's median time (ms); -1 when it was not timed
+  double ceiling_ms = -1.0;  ///< the ceiling's median time (ms); -1 when the exercise has none
+  std::string error;         ///< why there is no time: the build's or the run's message
 };
 
 /// Times `kernel` of `file` (the baseline, a reference solution) on `backend`, working in `dir`;
