@@ -75,10 +75,12 @@ Module& module(const std::string& file) {
       {"half_types.cu", {"half2_sum", "half_column", "bf16_fma", "half_round"}},
       {"vector_types_all.cu", {"make_all", "cuda_std", "float3_cross"}},
       {"intrinsics.cu", {"warp_collectives", "integer_math", "scoped_atomics"}},
+      {"divergent_loops.cu", {"take_turns", "take_turns_fibers", "lane_trips"}},
       {"problems.cu",
        {"race_missing_sync", "race_same_word", "same_value_write", "oob_shared_write",
         "oob_into_next", "oob_dynamic", "uninitialized", "early_return", "oob_global",
-        "wild_pointer", "spin_on_shared", "barrier_in_branch", "loop_carried_race"}},
+        "wild_pointer", "spin_on_shared", "barrier_in_branch", "loop_carried_race",
+        "half_warp_sync_race", "warp_sync_orders_halves"}},
   };
   static std::map<std::string, Module> modules;
   auto it = modules.find(file);
@@ -1308,4 +1310,39 @@ TEST_CASE("module cache: a file compiles once, whatever kernel of it is asked fo
     CHECK(r.problems.empty());
   }
   fs::remove_all(cache);
+}
+
+TEST_CASE("divergent loops: one request per iteration, the lanes that skip it left out",
+          "[banksim][divergence]") {
+  constexpr int kTrips = 8;  // each lane skips 2 of the 8 iterations: 6 loads a lane
+  DeviceBuffer out(32 * sizeof(float));
+  for (const char* kernel : {"take_turns", "take_turns_fibers"}) {
+    INFO(kernel);
+    const LaunchReport r = run_warp("divergent_loops.cu", kernel, {out, Arg::scalar(kTrips)});
+    CHECK(r.regions == (std::string(kernel) == "take_turns"));
+    const std::string name = std::string(kernel) + "_load";
+    const auto& s = stats(r, marker(corpus("divergent_loops.cu"), name), kLoad);
+    // Pairing each lane's k-th load gave 6 requests of 32 lanes mixing iterations.
+    CHECK(s.requests == kTrips);
+    CHECK(s.wavefronts == 8 * kTrips);  // 24 lanes, 8 on each of 3 banks, in every iteration
+  }
+  const LaunchReport r = run_warp("divergent_loops.cu", "lane_trips", {out, Arg::scalar(kTrips)});
+  const auto& after = stats(r, marker(corpus("divergent_loops.cu"), "after_inner_load"), kLoad);
+  CHECK(after.requests == kTrips);
+  CHECK(after.wavefronts == kTrips);
+  const auto& inner = stats(r, marker(corpus("divergent_loops.cu"), "inner_load"), kLoad);
+  CHECK(inner.requests == 2 * kTrips);  // inner iterations 0 and 1 of each outer one
+}
+
+TEST_CASE("problem: a half warp's __syncwarp does not order its writes after the other half's",
+          "[banksim][problem]") {
+  DeviceBuffer out(32 * sizeof(int));
+  auto r = module("problems.cu").launch("half_warp_sync_race", {1, 32}, {out});
+  const auto* p = find_problem(r, "race");
+  REQUIRE(p != nullptr);
+  INFO(p->message);
+  CHECK(p->line == line_of("half_high_write"));
+  CHECK(p->variable == "s");
+  r = module("problems.cu").launch("warp_sync_orders_halves", {1, 32}, {out});
+  CHECK(find_problem(r, "race") == nullptr);
 }

@@ -14,6 +14,11 @@
 //   - a new entry block reads the thread's frame (banksim_current_frame, set by the runtime) and
 //     jumps to the region the frame names (0: the kernel's start);
 //   - values used across a barrier, and every local variable (alloca), live in the frame.
+// Before that, in every function, each loop whose body calls anything (the access hooks are
+// calls) keeps banksim_loop_epoch, a hash of the iterations a thread is in: its header mixes
+// the loop's number into it, its exits put back the value from before the loop. Lanes of a warp
+// in the same iteration then share an epoch, which is how the runtime groups the accesses of
+// lanes that diverged into what the hardware issues together (one request per iteration).
 // A table, __banksim_region_kernels, names each kernel cut this way and its frame's size; the
 // runtime runs the others with fibers. The pass knows nothing of banks or grading.
 #include <cstdint>
@@ -23,6 +28,7 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -37,6 +43,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
@@ -48,6 +55,8 @@ constexpr const char* kFrameVar = "banksim_current_frame";
 constexpr const char* kResultVar = "banksim_current_result";
 constexpr const char* kTable = "__banksim_region_kernels";
 constexpr const char* kDoneAttr = "banksim-regions";
+constexpr const char* kEpochVar = "banksim_loop_epoch";
+constexpr const char* kEpochAttr = "banksim-loop-epochs";
 constexpr unsigned kFrameHeader = 16;  // the region number (i32), padded
 constexpr unsigned kMaxAlign = 64;     // the runtime aligns frames to 64 bytes
 // Locals beyond this stay on a fiber's 64 KiB stack, whose overflow banksim reports.
@@ -355,12 +364,72 @@ void drop_builtin_checks(Module& m) {
   for (CallInst* call : drop) call->eraseFromParent();
 }
 
+// Whether a loop's body calls a function (an access hook, a device function): a loop with no
+// call has no shared access to group, and keeps no epoch.
+bool calls_anything(const Loop& loop) {
+  for (const BasicBlock* bb : loop.blocks()) {
+    for (const Instruction& i : *bb) {
+      if (isa<CallBase>(i) && !isa<IntrinsicInst>(i)) return true;
+    }
+  }
+  return false;
+}
+
+// The loop epochs of one function (see the file's header).
+void mark_loop_epochs(Function& f, GlobalVariable* epoch) {
+  if (f.isDeclaration() || f.hasFnAttribute(kEpochAttr)) return;
+  f.addFnAttr(kEpochAttr);
+  DominatorTree dt(f);
+  LoopInfo loops(dt);
+  if (loops.empty()) return;
+  Type* i32 = Type::getInt32Ty(f.getContext());
+  const auto salt_base = static_cast<std::uint32_t>(std::hash<std::string>{}(f.getName().str()));
+  std::uint32_t number = 0;
+  // Outer loops first: an edge that leaves an inner and an outer loop at once is split for the
+  // outer one first, so that the inner one's restore runs before the outer one's.
+  for (Loop* loop : loops.getLoopsInPreorder()) {
+    ++number;
+    if (!calls_anything(*loop)) continue;
+    BasicBlock* header = loop->getHeader();
+    SmallVector<BasicBlock*, 4> entering;
+    for (BasicBlock* pred : predecessors(header)) {
+      if (!loop->contains(pred)) entering.push_back(pred);
+    }
+    SmallVector<std::pair<BasicBlock*, BasicBlock*>, 4> exits;
+    loop->getExitEdges(exits);
+    bool plain = !entering.empty();  // edges banksim can put code on
+    for (BasicBlock* bb : entering) plain &= isa<BranchInst>(bb->getTerminator());
+    for (auto& [from, to] : exits) {
+      plain &= (isa<BranchInst>(from->getTerminator()) || isa<SwitchInst>(from->getTerminator())) &&
+               !to->isEHPad();
+    }
+    if (!plain) continue;  // the loop's accesses pair by count, as without the pass
+    IRBuilder<> at_entry(&*f.getEntryBlock().getFirstInsertionPt());
+    AllocaInst* before = at_entry.CreateAlloca(i32, nullptr, "banksim.epoch.before");
+    for (BasicBlock* bb : entering) {
+      IRBuilder<> b(bb->getTerminator());
+      b.CreateStore(b.CreateLoad(i32, epoch), before);
+    }
+    // epoch = ((epoch + salt) * golden) ^ (... >> 16): each passage of the header a new value.
+    IRBuilder<> b(&*header->getFirstInsertionPt());
+    Value* e = b.CreateAdd(b.CreateLoad(i32, epoch), b.getInt32(salt_base + number * 0x51ed27U));
+    e = b.CreateMul(e, b.getInt32(0x9E3779B1U));
+    e = b.CreateXor(e, b.CreateLShr(e, 16));
+    b.CreateStore(e, epoch);
+    for (auto& [from, to] : exits) {
+      BasicBlock* mid = SplitEdge(from, to);
+      IRBuilder<> r(mid->getTerminator());
+      r.CreateStore(r.CreateLoad(i32, before), epoch);
+    }
+  }
+}
+
 struct RegionsPass : PassInfoMixin<RegionsPass> {
   // NOLINTNEXTLINE(readability-convert-member-functions-to-static): LLVM's pass interface
   PreservedAnalyses run(Module& m, ModuleAnalysisManager& /*analyses*/) {
     // The table and the frame variable are banksim's: a file that declared either could make the
     // runtime run a kernel as regions that was not cut, or reach other threads' frames.
-    for (const char* name : {kTable, kFrameVar, kResultVar}) {
+    for (const char* name : {kTable, kFrameVar, kResultVar, kEpochVar}) {
       if (m.getNamedValue(name) != nullptr) {
         report_fatal_error(Twine("banksim: the file declares ") + name +
                            ", a name banksim reserves; rename it");
@@ -370,10 +439,16 @@ struct RegionsPass : PassInfoMixin<RegionsPass> {
     // (nonlazybind, as -fno-plt does for the file's own declarations) was slower once the hooks
     // had no calls of their own (2026-12-02, an A/B: stride loop 102 -> 110 M/s without it).
     drop_builtin_checks(m);
+    auto* epoch =
+        cast<GlobalVariable>(m.getOrInsertGlobal(kEpochVar, Type::getInt32Ty(m.getContext())));
+    for (Function& f : m) mark_loop_epochs(f, epoch);
+    // The module asked for fibers only (banksim's --fibers): loop epochs, no kernel cut.
+    const bool cut_none = m.getNamedValue("banksim_fibers_only") != nullptr;
     SuspendAnalysis analysis;
     std::vector<std::pair<Function*, std::vector<CallInst*>>> kernels;
     std::vector<Function*> uncut;  // no stop at all: one region, the function as it is
     for (Function& f : m) {
+      if (cut_none) break;
       std::optional<std::vector<CallInst*>> barriers = barriers_of(f, analysis);
       if (!barriers) continue;
       if (barriers->empty()) {
@@ -406,7 +481,7 @@ struct RegionsPass : PassInfoMixin<RegionsPass> {
     table->setConstant(true);
     table->setLinkage(GlobalValue::ExternalLinkage);
     table->setInitializer(ConstantArray::get(table_type, entries));
-    return kernels.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+    return PreservedAnalyses::none();  // loop epochs change any function with a loop
   }
 };
 

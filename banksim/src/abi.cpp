@@ -23,6 +23,11 @@ extern char __start_banksim_builtins[];
 char* banksim_current_frame = nullptr;
 // What a warp function or __syncthreads_count hands back to such a kernel as it goes on.
 unsigned long long banksim_current_result = 0;
+// The running thread's loop epoch: a hash of the loop iterations it is in, updated by the code
+// the regions pass puts at each loop header and exit; saved and restored per thread by the
+// scheduler. Stays 0 in a module built without the pass (requests then pair each lane's k-th
+// execution of an instruction, as the hardware does while lanes stay converged).
+std::uint32_t banksim_loop_epoch = 0;
 extern char __stop_banksim_builtins[];
 }
 
@@ -35,6 +40,7 @@ BANKSIM_HIDDEN std::uintptr_t g_arena_lo = 0;
 BANKSIM_HIDDEN std::uint64_t g_arena_size = 0;
 BANKSIM_HIDDEN std::atomic<bool> g_abort_requested{false};
 BANKSIM_HIDDEN std::uint64_t g_last_pc = 0;
+BANKSIM_HIDDEN std::uint64_t g_epoch_noted = kEpochUnnoted;
 EmergencyHandler g_emergency = nullptr;
 
 // ---- Splitting accesses into naturally aligned pieces (memcpy, packed structs) ---------------

@@ -204,6 +204,22 @@ struct Access {
   std::uint16_t sub;
 };
 
+// Where a lane's loop epoch changed in its trace: the accesses from `pos` on ran in iteration
+// `epoch`. The regions pass hashes each loop header's passage into banksim_loop_epoch (and puts
+// it back at the loop's exits), so lanes in the same iteration of the same loops share an epoch:
+// what the hardware issues together after lanes diverge. Kept beside the trace, not in each
+// Access, so that the hot path writes 16 bytes as before and a lane notes an epoch once per
+// iteration in which it accesses shared memory.
+struct EpochRun {
+  std::uint32_t pos;
+  std::uint32_t epoch;
+};
+constexpr std::uint64_t kEpochUnnoted = std::uint64_t{1} << 32;  // no run noted this interval
+inline std::array<TraceBuffer<EpochRun>, bankmodel::kWarpSize>& lane_epoch_runs() {
+  static std::array<TraceBuffer<EpochRun>, bankmodel::kWarpSize> runs;
+  return runs;
+}
+
 // Trace buffers, one per lane: a warp runs to its barrier and is flushed before the next warp
 // runs, so lanes of different warps can share them; kept across launches to avoid page faults.
 inline std::array<TraceBuffer<Access>, bankmodel::kWarpSize>& lane_traces() {
@@ -289,6 +305,8 @@ struct alignas(64) Thread {
   int x_src = 0;
   int x_mode = 0;  // banksim_exchange::Mode
   std::uint64_t x_pc = 0;
+  std::uint32_t loop_epoch = 0;               // banksim_loop_epoch while it waits
+  std::uint64_t epoch_noted = kEpochUnnoted;  // g_epoch_noted while it waits
 };
 static_assert(sizeof(Thread) == 128, "a Thread is two cache lines");
 
@@ -327,9 +345,12 @@ extern BANKSIM_HIDDEN std::uint64_t g_arena_size;
 extern BANKSIM_HIDDEN std::atomic<bool> g_abort_requested;  // set by the watchdog
 extern BANKSIM_HIDDEN std::uint64_t g_last_pc;              // of the last traced access
 extern EmergencyHandler g_emergency;
+// The running thread's epoch as last noted in its lane's EpochRun list (or kEpochUnnoted).
+extern BANKSIM_HIDDEN std::uint64_t g_epoch_noted;
 }  // namespace banksim::rt::detail
 extern "C" char* banksim_current_frame;                // abi.cpp
 extern "C" unsigned long long banksim_current_result;  // abi.cpp
+extern "C" std::uint32_t banksim_loop_epoch;           // abi.cpp
 namespace banksim::rt::detail {
 
 class Launch {
@@ -379,6 +400,7 @@ class Launch {
              std::uint16_t sub) {
     TraceBuffer<Access>& trace = *t->trace;
     if (trace.size() >= kMaxTracePerThread) runaway_trace();
+    if (__builtin_expect(banksim_loop_epoch != g_epoch_noted, 0)) note_epoch(t, trace.size());
     // Field by field into the buffer: an Access built on the stack and copied as one 16-byte
     // value stalls on store forwarding, the hot path's largest cost.
     Access& a = trace.emplace_back();
@@ -388,6 +410,21 @@ class Launch {
     a.op = static_cast<std::uint8_t>(op);
     a.sub = sub;
     ++result_.traced_shared;
+  }
+  /// The running thread's loop epoch changed since its last shared access: noted at `pos`.
+  __attribute__((noinline)) void note_epoch(Thread* t, std::size_t pos) {
+    TraceBuffer<EpochRun>& runs = epoch_runs_[t->lane];
+    runs.push_back(EpochRun{static_cast<std::uint32_t>(pos), banksim_loop_epoch});
+    g_epoch_noted = banksim_loop_epoch;
+  }
+  /// The loop epoch globals follow the thread that runs (fibers switch lane to lane).
+  static void enter_epoch(const Thread& t) {
+    banksim_loop_epoch = t.loop_epoch;
+    g_epoch_noted = t.epoch_noted;
+  }
+  static void leave_epoch(Thread& t) {
+    t.loop_epoch = banksim_loop_epoch;
+    t.epoch_noted = g_epoch_noted;
   }
   int syncthreads(std::uint64_t pc, int predicate);
   unsigned long long warp_rendezvous(unsigned mask, unsigned long long value, int src, int mode,
@@ -455,6 +492,7 @@ class Launch {
   /// Releases the lanes of `warp` waiting at warp functions; returns how many wait on (held).
   unsigned release_warp_sync(unsigned warp);
   void flush_warp(unsigned warp);
+  void end_epoch_interval(unsigned first, unsigned last);
   void add_request(const Access* const* lane_access, const bankmodel::Request& request);
   /// With options_.widths: cuts each lane's accesses that clang moved in pieces (a float3 as 8 + 4
   /// bytes, or 4 + 8 at odd elements; a uchar3 as 2 + 1 or 1 + 2) or wider than every width
@@ -598,6 +636,7 @@ class Launch {
   // The lanes' trace buffers (every warp's lane i traces into element i): the flushes read them
   // here rather than through 32 thread records.
   std::array<TraceBuffer<Access>, bankmodel::kWarpSize>& traces_ = lane_traces();
+  std::array<TraceBuffer<EpochRun>, bankmodel::kWarpSize>& epoch_runs_ = lane_epoch_runs();
   std::array<TraceBuffer<GlobalAccess>, bankmodel::kWarpSize>& global_traces_ =
       lane_global_traces();
   unsigned num_threads_ = 0;
@@ -625,6 +664,10 @@ class Launch {
   std::uint32_t block_first_interval_ = 0;  // writes before it are from other blocks
   std::uint64_t pc_base_ = 0;               // shadow pcs are stored relative to this
   std::vector<std::uint16_t> warp_epoch_;
+  // Per warp, the lanes each warp rendezvous of this block released together (index: the warp
+  // epoch it ended): two lanes are ordered by a __syncwarp only if both took part in one.
+  std::vector<std::vector<std::uint32_t>> warp_syncs_;
+  static constexpr std::size_t kMaxWarpSyncs = std::size_t{1} << 16;  // then any one orders
 
   std::vector<std::int16_t> owner_;  // var index per arena byte, -1 = red zone / padding
   std::vector<Shadow> shadow_;       // per 4-byte word of the used arena
@@ -801,6 +844,7 @@ __attribute__((always_inline)) inline bool Launch::try_shared_access(std::uint32
   }
   TraceBuffer<Access>& trace = *t->trace;
   if (trace.full() || trace.size() >= kMaxTracePerThread) return false;
+  if (banksim_loop_epoch != g_epoch_noted) return false;  // trace() notes the new epoch
   Shadow* cells = &shadow_[first];
   const std::uint16_t me = t->linear;
   const std::uint32_t interval = interval_;

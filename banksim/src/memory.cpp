@@ -92,8 +92,19 @@ void Launch::split_word(std::uint32_t word) {
 
 bool Launch::separated_by_syncwarp(std::uint16_t other, std::uint16_t other_epoch) const {
   const Thread* t = current_;
-  return other < num_threads_ && threads_[other].warp == t->warp &&
-         other_epoch != warp_epoch_[t->warp];
+  if (other >= num_threads_ || threads_[other].warp != t->warp) return false;
+  // The warp rendezvous since the other lane's access (epochs other_epoch .. now): one that
+  // released both lanes orders them. One that released only some lanes of the warp (a half
+  // warp's __syncwarp inside a divergent branch) orders nothing across the halves.
+  const std::vector<std::uint32_t>& syncs = warp_syncs_[t->warp];
+  const auto since = static_cast<std::uint16_t>(warp_epoch_[t->warp] - other_epoch);
+  if (since == 0) return false;
+  if (syncs.size() >= kMaxWarpSyncs || since > syncs.size()) return true;  // not all kept
+  const std::uint32_t both = (1u << t->lane) | (1u << threads_[other].lane);
+  for (std::size_t i = syncs.size() - since; i < syncs.size(); ++i) {
+    if ((syncs[i] & both) == both) return true;
+  }
+  return false;
 }
 
 void Launch::uninitialized(std::uint32_t offset, std::uint64_t pc, int var) {

@@ -609,8 +609,13 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
       "std::uintptr_t* lo, std::uintptr_t* hi) {\n"
       "  *lo = reinterpret_cast<std::uintptr_t>(__start_banksim_shared);\n"
       "  *hi = reinterpret_cast<std::uintptr_t>(__stop_banksim_shared);\n}\n";
+  // Every kernel with a fiber per thread (asked for, or BANKSIM_FIBERS=1): the pass still
+  // keeps the loop epochs (the same requests), but cuts no kernel into regions.
+  const bool fibers_only = !options.regions || env_or("BANKSIM_FIBERS", "") == "1";
   auto make_tu = [&](const std::vector<std::string>& names) {
     std::string tu = rewritten + stub;
+    if (fibers_only)
+      tu += "extern \"C\" __attribute__((used)) const char banksim_fibers_only = 1;\n";
     for (std::size_t i = 0; i < names.size(); ++i) {
       const std::string& k = names[i];
       tu +=
@@ -662,7 +667,7 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   for (const auto& f : options.extra_flags) flags.push_back(f);
   // Kernels whose barriers a thread passes at most once run without fibers (regions.cpp).
   std::string plugin_text;
-  const std::string plugin = options.regions ? regions_plugin(clang) : std::string();
+  const std::string plugin = regions_plugin(clang);
   if (!plugin.empty()) {
     flags.push_back("-fpass-plugin=" + plugin);
     plugin_text = read_file(plugin);
@@ -693,6 +698,8 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   key_text += "\x1fundefined-stubs-v2";  // modules built before the stubs were had none
   key_text += "\x1fgot-call-sites";      // line tables that missed calls through the GOT
   key_text += "\x1fborrowed-lines-v2";   // line 0 accesses take a line only when both sides agree
+  if (fibers_only) key_text += "\x1ffibers-only";  // its own module and kernel index
+  key_text += "\x1floop-epochs-v2";                // modules built before loop epochs
   const fs::path cache =
       !options.cache_dir.empty()
           ? options.cache_dir

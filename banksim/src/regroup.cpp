@@ -88,7 +88,12 @@ void Launch::repiece(unsigned first, unsigned last) {
     }
     if (!any) continue;
     out.clear();
+    TraceBuffer<EpochRun>& runs = epoch_runs_[i - first];
+    std::size_t run = 0;  // the lane's epoch runs move with the accesses they start at
     for (std::size_t j = 0; j < t.size();) {
+      for (; run < runs.size() && runs[run].pos <= j; ++run) {
+        runs[run].pos = static_cast<std::uint32_t>(out.size());
+      }
       // One access: the entry at j and the pieces after it (sub 1, 2, ... at the same pc).
       std::size_t end = j + 1;
       std::uint32_t bytes = t[j].size;

@@ -77,6 +77,7 @@ RunResult Launch::run() {
     if (k.function == entry_.function) make_frames(k.frame_bytes);
   }
   warp_epoch_.assign(num_warps_, 0);
+  warp_syncs_.assign(num_warps_, {});
   // Code of the module lies within 2 GiB of its data: pcs fit in 32 bits relative to this.
   pc_base_ = layout_.arena_lo - (std::uint64_t{1} << 31);
   gridDim = options_.grid;
@@ -104,6 +105,7 @@ RunResult Launch::run() {
 void Launch::resume(Thread& t) {
   current_ = &t;
   threadIdx = t.tid;
+  enter_epoch(t);
   from_ = nullptr;
   arrived(std::move(t.fiber).resume());  // back when the chain of lanes ends (suspend())
   current_ = nullptr;
@@ -132,9 +134,11 @@ void Launch::suspend(Thread& t) {
     }
   }
   from_ = &t;
+  leave_epoch(t);
   if (next != nullptr) {
     current_ = next;
     threadIdx = next->tid;
+    enter_epoch(*next);
     arrived(std::move(next->fiber).resume());
   } else {
     arrived(std::move(main_).resume());
@@ -225,6 +229,7 @@ void Launch::run_block(uint3 block) {
   ++interval_;
   block_first_interval_ = interval_;
   std::fill(warp_epoch_.begin(), warp_epoch_.end(), 0);
+  for (auto& syncs : warp_syncs_) syncs.clear();
   barrier_count_ = 0;
   barrier_result_ = 0;
   barrier_first_pc_ = 0;
@@ -232,6 +237,11 @@ void Launch::run_block(uint3 block) {
   if (!regions_ && !fibers_made_) make_fibers();
   for (auto& trace : lane_traces()) trace.clear();  // a buffer per lane, shared by the warps
   for (auto& trace : lane_global_traces()) trace.clear();
+  for (auto& runs : lane_epoch_runs()) runs.clear();
+  for (unsigned i = 0; i < num_threads_; ++i) {
+    threads_[i].loop_epoch = 0;
+    threads_[i].epoch_noted = kEpochUnnoted;
+  }
   // A cut kernel's threads store region 0 in their frame as they return (regions.cpp).
   std::fill(state_.begin(), state_.end(), State::kRunnable);
   ++result_.threads;
@@ -303,6 +313,7 @@ void Launch::run_block(uint3 block) {
   }
   resolve_uninitialized();
   for (auto& trace : lane_traces()) trace.clear();
+  for (auto& runs : lane_epoch_runs()) runs.clear();
   pending_.active = false;
 }
 
@@ -320,6 +331,7 @@ void Launch::run_warp_regions(unsigned warp) {
       current_ = &t;
       threadIdx = t.tid;
       banksim_current_frame = t.frame;
+      enter_epoch(t);
       // What the warp function or barrier it returned at hands it.
       banksim_current_result = t.barrier_result ? barrier_result_ : t.x_result;
       try {
@@ -331,6 +343,7 @@ void Launch::run_warp_regions(unsigned warp) {
         if (pending_.active) resolve_pending();
         state[i] = State::kDone;
       }
+      leave_epoch(t);
       current_ = nullptr;
     }
     if (!result_.completed || warp_waiting_ == 0) return;
@@ -456,6 +469,7 @@ unsigned Launch::release_warp_sync(unsigned warp) {
     }
   }
   ++warp_epoch_[warp];
+  if (warp_syncs_[warp].size() < kMaxWarpSyncs) warp_syncs_[warp].push_back(waiting_mask);
   // One SHFL instruction per call site whose lanes meet in this round (the cost model prices it).
   {
     std::uint64_t sites[bankmodel::kWarpSize];
@@ -618,7 +632,24 @@ void Launch::flush_warp(unsigned warp) {
     shortest = std::min(shortest, length[l]);
     longest = std::max(longest, length[l]);
   }
+  // Lanes that noted different loop epochs at the same point of their traces ran different
+  // iterations from there on: the k-th accesses agree only up to that point.
+  const TraceBuffer<EpochRun>& runs0 = epoch_runs_[0];
+  for (unsigned l = 1; l < lanes && shortest != 0; ++l) {
+    const TraceBuffer<EpochRun>& runs = epoch_runs_[l];
+    const std::size_t n = std::min(runs.size(), runs0.size());
+    std::size_t i = 0;
+    while (i < n && runs[i].pos == runs0[i].pos && runs[i].epoch == runs0[i].epoch) ++i;
+    if (i < n) {
+      shortest = std::min<std::size_t>(shortest, std::min(runs[i].pos, runs0[i].pos));
+    } else if (i < runs.size()) {
+      shortest = std::min<std::size_t>(shortest, runs[i].pos);
+    } else if (i < runs0.size()) {
+      shortest = std::min<std::size_t>(shortest, runs0[i].pos);
+    }
+  }
   if (longest == 0) {  // nothing traced since the warp's last stop (a barrier-only stretch)
+    end_epoch_interval(first, last);
     flush_global(first, last);
     return;
   }
@@ -661,23 +692,34 @@ void Launch::flush_warp(unsigned warp) {
     }
   }
   if (k < longest) {
-    // Divergent lanes from access k on: the k-th execution of (pc, sub, op, width) by each lane
-    // forms request k of that site (the agreeing prefix counts the same for every lane). A call
-    // site whose lanes use different widths (a memcpy of a lane-dependent size) gives one
+    // Divergent lanes from access k on: the lanes' executions of (pc, sub, op, width) in the
+    // same loop epoch (the same iteration of the same loops) are what the hardware issues
+    // together, and the k-th such execution by each lane forms request k of that site and epoch
+    // (the agreeing prefix counts the same for every lane). Without loop epochs (a module built
+    // without the regions pass) every epoch is 0: each lane's k-th execution of the site. A
+    // call site whose lanes use different widths (a memcpy of a lane-dependent size) gives one
     // request per width: every lane is kept.
-    using Site = std::tuple<std::uint64_t, std::uint16_t, std::uint8_t, std::uint8_t>;
+    using Site =
+        std::tuple<std::uint64_t, std::uint16_t, std::uint8_t, std::uint8_t, std::uint32_t>;
+    const auto epoch_at = [](const TraceBuffer<EpochRun>& runs, std::size_t* run, std::size_t j) {
+      while (*run + 1 < runs.size() && runs[*run + 1].pos <= j) ++*run;
+      return *run < runs.size() && runs[*run].pos <= j ? runs[*run].epoch : 0U;
+    };
     std::map<Site, std::uint64_t> prefix;
+    std::size_t run = 0;
     for (std::size_t j = 0; j < k; ++j) {
       const Access& a = trace[0][j];
-      ++prefix[Site{a.pc, a.sub, a.op, a.size}];
+      ++prefix[Site{a.pc, a.sub, a.op, a.size, epoch_at(runs0, &run, j)}];
     }
     std::vector<WarpRequest> rest;
     std::map<std::tuple<Site, std::uint64_t>, std::size_t> index;
     for (unsigned i = first; i < last; ++i) {
       std::map<Site, std::uint64_t> seen = prefix;
+      const TraceBuffer<EpochRun>& runs = epoch_runs_[i - first];
+      run = 0;
       for (std::size_t j = k; j < length[i - first]; ++j) {
         const Access& a = trace[i - first][j];
-        const Site site{a.pc, a.sub, a.op, a.size};
+        const Site site{a.pc, a.sub, a.op, a.size, epoch_at(runs, &run, j)};
         const auto key = std::make_tuple(site, seen[site]++);
         auto it = index.find(key);
         if (it == index.end()) {
@@ -702,7 +744,16 @@ void Launch::flush_warp(unsigned warp) {
     if (regrouping) regroup(&requests);
     for (const WarpRequest& w : requests) add_request(w.lanes, w.request);
   }
+  end_epoch_interval(first, last);
   flush_global(first, last);
+}
+
+void Launch::end_epoch_interval(unsigned first, unsigned last) {
+  // The next interval's traces start empty: each lane notes its epoch at its first access.
+  for (unsigned i = first; i < last; ++i) {
+    epoch_runs_[i - first].clear();
+    threads_[i].epoch_noted = kEpochUnnoted;
+  }
 }
 
 void Launch::flush_global(unsigned first, unsigned last) {

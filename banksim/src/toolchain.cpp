@@ -315,11 +315,10 @@ std::string cccl_include_dir() {
 }
 
 /// banksim's pass plugin (banksim/pass/regions.cpp) when `clang` can load it: built for the
-/// same LLVM major version (a plugin of another version does not load). Empty otherwise, and
-/// with BANKSIM_FIBERS=1 (every kernel then runs with a fiber per thread, as before the pass).
+/// same LLVM major version (a plugin of another version does not load). Empty otherwise.
 std::string regions_plugin(const std::string& clang) {
   const std::string plugin = BANKSIM_REGIONS_PLUGIN;
-  if (plugin.empty() || env_or("BANKSIM_FIBERS", "") == "1") return {};
+  if (plugin.empty()) return {};
   std::error_code ec;
   if (!fs::is_regular_file(plugin, ec)) return {};
   static std::map<std::string, bool> known;

@@ -138,3 +138,31 @@ __global__ void loop_carried_race(float* out, const float* in) {
   }
   out[t] = sum;
 }
+
+// The upper half of the warp syncs among itself, then writes the words the lower half wrote in
+// the other arm: a __syncwarp of 16 lanes orders nothing with the other 16, so the writes race.
+__global__ void half_warp_sync_race(int* out) {
+  __shared__ int s[16];
+  const int lane = threadIdx.x % 32;
+  if (lane < 16) {
+    s[lane] = 1;  // @half_low_write
+    out[lane] = 0;
+  } else {
+    __syncwarp(0xffff0000u);
+    s[lane - 16] = 2;  // @half_high_write
+    out[lane] = 1;
+  }
+  __syncthreads();
+  out[threadIdx.x] += s[lane % 16];
+}
+
+// The same writes with a __syncwarp of the whole warp between them: ordered, no race.
+__global__ void warp_sync_orders_halves(int* out) {
+  __shared__ int s[16];
+  const int lane = threadIdx.x % 32;
+  if (lane < 16) s[lane] = 1;
+  __syncwarp();
+  if (lane >= 16) s[lane - 16] = 2;
+  __syncthreads();
+  out[threadIdx.x] = s[lane % 16];
+}

@@ -85,7 +85,8 @@ struct CompileOptions {
   Widths widths = Widths::kAuto;
   /// Cut kernels whose barriers a thread passes at most once into regions (a call per thread
   /// and barrier instead of a fiber per thread; banksim/pass/regions.cpp), where the pass is
-  /// built for this clang. false (or BANKSIM_FIBERS=1): every thread a fiber.
+  /// built for this clang. false (or BANKSIM_FIBERS=1): every thread a fiber (the pass still
+  /// keeps the loop epochs that group a divergent loop's requests by iteration).
   bool regions = true;
   /// The compute capability whose SASS gives nvcc's widths ("90"); empty = the course's
   /// (course::kDefaultGpuArch). nvcc's flags are the course's (course::nvcc_flags).
