@@ -1346,3 +1346,17 @@ TEST_CASE("problem: a half warp's __syncwarp does not order its writes after the
   r = module("problems.cu").launch("warp_sync_orders_halves", {1, 32}, {out});
   CHECK(find_problem(r, "race") == nullptr);
 }
+
+TEST_CASE("compile: __CUDA_ARCH__ follows the GPU architecture asked for", "[banksim][compile]") {
+  for (const auto& [arch, expected] : {std::pair<std::string, int>{"", 900}, {"80", 800}}) {
+    INFO("gpu_arch '" << arch << "'");
+    banksim::CompileOptions options;
+    options.kernels = {"cuda_arch"};
+    options.widths = banksim::Widths::kClang;
+    options.gpu_arch = arch;
+    Module m = Module::compile(corpus("cuda_arch.cu"), options);
+    DeviceBuffer out(32 * sizeof(int));
+    m.launch("cuda_arch", {dim3(1), dim3(32), 0, 10.0}, {out});
+    CHECK(out.as<int>()[0] == expected);
+  }
+}

@@ -1,10 +1,11 @@
 // engine.hpp - banksim's engine, shared by its parts (not an API): the launch state (class
-// Launch), per-thread fibers and traces, the shadow of shared memory, and the process-wide
-// globals. The parts: scheduler.cpp (blocks, warps, fibers, warp requests, barriers and warp
-// rendezvous), memory.cpp (shared-memory bounds, races and uninitialised reads; atomics; global
-// memory and device buffers), guards.cpp (watchdog, crash signals, exit()), abi.cpp (the
-// instrumentation hooks and the C entry points of banksim/abi.hpp).
-// Over 600 lines: class Launch is the one state those four parts share; it is declared whole here.
+// Launch), per-thread records, the shadow of shared memory, and the process-wide globals; the
+// fibers' stacks are in stacks.hpp, the lanes' traces in trace.hpp, the hot path's inline
+// definitions in engine_inline.hpp. The parts: scheduler.cpp (blocks, warps, fibers and regions),
+// requests.cpp (warp traces into warp requests), rendezvous.cpp (barriers and warp rendezvous),
+// memory.cpp (shared-memory bounds, races and uninitialised reads; atomics; global memory and
+// device buffers), regroup.cpp (nvcc's widths), guards.cpp (watchdog, crash signals, exit()),
+// abi.cpp (the instrumentation hooks and the C entry points of banksim/abi.hpp).
 #pragma once
 
 #include <dlfcn.h>
@@ -33,6 +34,8 @@
 
 #include "banksim/abi.hpp"
 #include "banksim/runtime.hpp"
+#include "stacks.hpp"
+#include "trace.hpp"
 
 // The CUDA built-in variables, set by the scheduler before it resumes each thread (abi.cpp).
 extern "C" {
@@ -59,68 +62,6 @@ constexpr std::size_t kMaxGlobalTracePerThread = std::size_t{1} << 18;
 /// Thrown inside a fiber to stop the launch (timeout, wild pointer); caught at the fiber's base.
 struct KernelAbort {};
 
-struct Region {
-  std::uintptr_t lo;
-  std::uintptr_t hi;
-};
-
-// ---- Fiber stacks: one mapping, fixed-size slots with a guard page each --------------------
-class StackPool {
- public:
-  static constexpr std::size_t kStackBytes = 64 * 1024;
-  static constexpr std::size_t kSlotBytes = kStackBytes + 4096;
-
-  StackPool() {
-    const std::size_t bytes = kSlotBytes * kMaxThreadsPerBlock;
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) throw std::runtime_error("banksim: cannot map fiber stacks");
-    base_ = static_cast<char*>(p);
-    size_ = bytes;
-    for (unsigned i = 0; i < kMaxThreadsPerBlock; ++i) {
-      mprotect(base_ + i * kSlotBytes, 4096, PROT_NONE);  // guard page below each stack
-      free_.push_back(kMaxThreadsPerBlock - 1 - i);
-    }
-  }
-  ctx::stack_context allocate() {
-    if (free_.empty()) throw std::runtime_error("banksim: out of fiber stacks");
-    const unsigned slot = free_.back();
-    free_.pop_back();
-    // Stacks grow down from the slot's end, less a colour: slots are a whole number of pages
-    // apart, and without it the tops of all 1024 stacks would share one set of the L1 cache.
-    const std::size_t colour = (slot % 64) * 64;
-    ctx::stack_context sc;
-    sc.size = kStackBytes - colour;
-    sc.sp = base_ + slot * kSlotBytes + kSlotBytes - colour;
-    return sc;
-  }
-  void deallocate(ctx::stack_context& sc) noexcept {
-    const auto top = static_cast<char*>(sc.sp);
-    free_.push_back(static_cast<unsigned>((top - base_ - 1) / kSlotBytes));
-  }
-  /// The whole mapping (every stack and its guard page).
-  Region region() const {
-    return Region{reinterpret_cast<std::uintptr_t>(base_),
-                  reinterpret_cast<std::uintptr_t>(base_) + size_};
-  }
-
- private:
-  char* base_ = nullptr;
-  std::size_t size_ = 0;
-  std::vector<unsigned> free_;
-};
-
-struct PoolAllocator {
-  StackPool* pool;
-  ctx::stack_context allocate() { return pool->allocate(); }
-  void deallocate(ctx::stack_context& sc) noexcept { pool->deallocate(sc); }
-};
-
-inline StackPool& stack_pool() {
-  static StackPool pool;
-  return pool;
-}
-
 // ---- Device buffers -------------------------------------------------------------------------
 struct Buffer {
   std::uintptr_t lo;  // first user byte
@@ -129,159 +70,6 @@ struct Buffer {
 };
 extern std::mutex g_buffers_mutex;
 extern std::map<std::uintptr_t, Buffer> g_buffers;  // by lo
-
-// ---- Trace buffers ----------------------------------------------------------------------------
-/// A growable array of a trivially copyable T (the subset of std::vector the traces use) whose
-/// append is a compare and a store the hooks inline: std::vector's emplace_back stayed an
-/// out-of-line call there, and with it every register the hook uses had to be saved.
-template <typename T>
-class TraceBuffer {
-  static_assert(std::is_trivially_copyable_v<T>, "copied with memcpy");
-
- public:
-  TraceBuffer() = default;
-  TraceBuffer(const TraceBuffer&) = delete;
-  TraceBuffer& operator=(const TraceBuffer&) = delete;
-  ~TraceBuffer() { std::free(begin_); }
-  std::size_t size() const { return static_cast<std::size_t>(end_ - begin_); }
-  std::size_t capacity() const { return static_cast<std::size_t>(cap_ - begin_); }
-  bool empty() const { return end_ == begin_; }
-  bool full() const { return end_ == cap_; }
-  T* data() { return begin_; }
-  const T* data() const { return begin_; }
-  T* begin() { return begin_; }
-  T* end() { return end_; }
-  const T* begin() const { return begin_; }
-  const T* end() const { return end_; }
-  T& operator[](std::size_t i) { return begin_[i]; }
-  const T& operator[](std::size_t i) const { return begin_[i]; }
-  void clear() { end_ = begin_; }
-  /// Appends, the buffer known not full (full() checked first).
-  void push_unchecked(const T& value) { *end_++ = value; }
-  void push_back(const T& value) {
-    if (full()) grow(size() + 1);
-    *end_++ = value;
-  }
-  T& emplace_back() {
-    if (full()) grow(size() + 1);
-    return *end_++;
-  }
-  /// Appends [first, last) at the end (`at` must be end()).
-  void insert(T* at, const T* first, const T* last) {
-    if (at != end_) throw std::logic_error("TraceBuffer: insert only at the end");
-    const std::size_t n = static_cast<std::size_t>(last - first);
-    if (size() + n > capacity()) grow(size() + n);
-    std::memcpy(static_cast<void*>(end_), first, n * sizeof(T));
-    end_ += n;
-  }
-  void swap(TraceBuffer& other) noexcept {
-    std::swap(begin_, other.begin_);
-    std::swap(end_, other.end_);
-    std::swap(cap_, other.cap_);
-  }
-
- private:
-  __attribute__((noinline)) void grow(std::size_t at_least) {
-    const std::size_t n = size();
-    const std::size_t cap = std::max<std::size_t>({at_least, 2 * capacity(), 64});
-    auto* p = static_cast<T*>(std::realloc(static_cast<void*>(begin_), cap * sizeof(T)));
-    if (p == nullptr) throw std::bad_alloc();
-    begin_ = p;
-    end_ = p + n;
-    cap_ = p + cap;
-  }
-  T* begin_ = nullptr;
-  T* end_ = nullptr;
-  T* cap_ = nullptr;
-};
-
-// ---- One access in a thread's trace ---------------------------------------------------------
-struct Access {
-  std::uint64_t pc;
-  std::uint32_t offset;
-  std::uint8_t size;
-  std::uint8_t op;  // a bankmodel::Op
-  std::uint16_t sub;
-};
-
-// Where a lane's loop epoch changed in its trace: the accesses from `pos` on ran in iteration
-// `epoch`. The regions pass hashes each loop header's passage into banksim_loop_epoch (and puts
-// it back at the loop's exits), so lanes in the same iteration of the same loops share an epoch:
-// what the hardware issues together after lanes diverge. Kept beside the trace, not in each
-// Access, so that the hot path writes 16 bytes as before and a lane notes an epoch once per
-// iteration in which it accesses shared memory.
-struct EpochRun {
-  std::uint32_t pos;
-  std::uint32_t epoch;
-};
-constexpr std::uint64_t kEpochUnnoted = std::uint64_t{1} << 32;  // no run noted this interval
-inline std::array<TraceBuffer<EpochRun>, bankmodel::kWarpSize>& lane_epoch_runs() {
-  static std::array<TraceBuffer<EpochRun>, bankmodel::kWarpSize> runs;
-  return runs;
-}
-
-// Trace buffers, one per lane: a warp runs to its barrier and is flushed before the next warp
-// runs, so lanes of different warps can share them; kept across launches to avoid page faults.
-inline std::array<TraceBuffer<Access>, bankmodel::kWarpSize>& lane_traces() {
-  static std::array<TraceBuffer<Access>, bankmodel::kWarpSize> traces;
-  return traces;
-}
-
-// One access to a device buffer (global memory), traced per lane like shared accesses so that a
-// warp's accesses form requests whose 32-byte sectors are counted.
-struct GlobalAccess {
-  std::uint64_t pc;
-  std::uintptr_t address;
-  std::uint8_t size;
-  std::uint8_t op;  // kLoad or kStore
-};
-inline std::array<TraceBuffer<GlobalAccess>, bankmodel::kWarpSize>& lane_global_traces() {
-  static std::array<TraceBuffer<GlobalAccess>, bankmodel::kWarpSize> traces;
-  return traces;
-}
-
-/// A set of 32-byte sector numbers (open addressing, reused: clear() forgets only what was put
-/// in): the sectors a warp loaded since its last barrier.
-class SectorSet {
- public:
-  /// Adds `sector`; true when it was not in the set.
-  bool insert(std::uintptr_t sector) {
-    if ((used_.size() + 1) * 2 > table_.size()) grow();
-    const std::uintptr_t key = sector + 1;  // 0 marks an empty slot
-    std::size_t i = hash(key) & (table_.size() - 1);
-    while (table_[i] != 0) {
-      if (table_[i] == key) return false;
-      i = (i + 1) & (table_.size() - 1);
-    }
-    table_[i] = key;
-    used_.push_back(i);
-    return true;
-  }
-  void clear() {
-    for (std::size_t i : used_) table_[i] = 0;
-    used_.clear();
-  }
-
- private:
-  static std::size_t hash(std::uintptr_t k) { return (k * 0x9E3779B97F4A7C15ULL) >> 20; }
-  void grow() {
-    std::vector<std::uintptr_t> old;
-    for (std::size_t i : used_) old.push_back(table_[i] - 1);
-    table_.assign(std::max<std::size_t>(1024, table_.size() * 2), 0);
-    used_.clear();
-    for (std::uintptr_t sector : old) insert(sector);
-  }
-  std::vector<std::uintptr_t> table_;
-  std::vector<std::size_t> used_;
-};
-
-/// One warp-level shared request with the lanes' accesses behind it (flush_warp, regroup).
-struct WarpRequest {
-  std::uint64_t pc = 0;
-  std::uint16_t sub = 0;
-  bankmodel::Request request{bankmodel::Op::kLoad, 4};
-  const Access* lanes[bankmodel::kWarpSize] = {};
-};
 
 enum class State : std::uint8_t { kRunnable, kAtBarrier, kAtWarpSync, kDone };
 
@@ -305,8 +93,7 @@ struct alignas(64) Thread {
   int x_src = 0;
   int x_mode = 0;  // banksim_exchange::Mode
   std::uint64_t x_pc = 0;
-  std::uint32_t loop_epoch = 0;               // banksim_loop_epoch while it waits
-  std::uint64_t epoch_noted = kEpochUnnoted;  // g_epoch_noted while it waits
+  std::uint32_t loop_epoch = 0;  // banksim_loop_epoch while it waits
 };
 static_assert(sizeof(Thread) == 128, "a Thread is two cache lines");
 
@@ -345,8 +132,6 @@ extern BANKSIM_HIDDEN std::uint64_t g_arena_size;
 extern BANKSIM_HIDDEN std::atomic<bool> g_abort_requested;  // set by the watchdog
 extern BANKSIM_HIDDEN std::uint64_t g_last_pc;              // of the last traced access
 extern EmergencyHandler g_emergency;
-// The running thread's epoch as last noted in its lane's EpochRun list (or kEpochUnnoted).
-extern BANKSIM_HIDDEN std::uint64_t g_epoch_noted;
 }  // namespace banksim::rt::detail
 extern "C" char* banksim_current_frame;                // abi.cpp
 extern "C" unsigned long long banksim_current_result;  // abi.cpp
@@ -400,32 +185,19 @@ class Launch {
              std::uint16_t sub) {
     TraceBuffer<Access>& trace = *t->trace;
     if (trace.size() >= kMaxTracePerThread) runaway_trace();
-    if (__builtin_expect(banksim_loop_epoch != g_epoch_noted, 0)) note_epoch(t, trace.size());
     // Field by field into the buffer: an Access built on the stack and copied as one 16-byte
     // value stalls on store forwarding, the hot path's largest cost.
     Access& a = trace.emplace_back();
-    a.pc = pc;
+    a.pc = tagged_pc(pc, banksim_loop_epoch);
     a.offset = offset;
     a.size = static_cast<std::uint8_t>(size);
     a.op = static_cast<std::uint8_t>(op);
     a.sub = sub;
     ++result_.traced_shared;
   }
-  /// The running thread's loop epoch changed since its last shared access: noted at `pos`.
-  __attribute__((noinline)) void note_epoch(Thread* t, std::size_t pos) {
-    TraceBuffer<EpochRun>& runs = epoch_runs_[t->lane];
-    runs.push_back(EpochRun{static_cast<std::uint32_t>(pos), banksim_loop_epoch});
-    g_epoch_noted = banksim_loop_epoch;
-  }
-  /// The loop epoch globals follow the thread that runs (fibers switch lane to lane).
-  static void enter_epoch(const Thread& t) {
-    banksim_loop_epoch = t.loop_epoch;
-    g_epoch_noted = t.epoch_noted;
-  }
-  static void leave_epoch(Thread& t) {
-    t.loop_epoch = banksim_loop_epoch;
-    t.epoch_noted = g_epoch_noted;
-  }
+  /// The loop epoch follows the thread that runs (fibers switch lane to lane).
+  static void enter_epoch(const Thread& t) { banksim_loop_epoch = t.loop_epoch; }
+  static void leave_epoch(Thread& t) { t.loop_epoch = banksim_loop_epoch; }
   int syncthreads(std::uint64_t pc, int predicate);
   unsigned long long warp_rendezvous(unsigned mask, unsigned long long value, int src, int mode,
                                      std::uint64_t pc);
@@ -492,7 +264,6 @@ class Launch {
   /// Releases the lanes of `warp` waiting at warp functions; returns how many wait on (held).
   unsigned release_warp_sync(unsigned warp);
   void flush_warp(unsigned warp);
-  void end_epoch_interval(unsigned first, unsigned last);
   void add_request(const Access* const* lane_access, const bankmodel::Request& request);
   /// With options_.widths: cuts each lane's accesses that clang moved in pieces (a float3 as 8 + 4
   /// bytes, or 4 + 8 at odd elements; a uchar3 as 2 + 1 or 1 + 2) or wider than every width
@@ -636,7 +407,6 @@ class Launch {
   // The lanes' trace buffers (every warp's lane i traces into element i): the flushes read them
   // here rather than through 32 thread records.
   std::array<TraceBuffer<Access>, bankmodel::kWarpSize>& traces_ = lane_traces();
-  std::array<TraceBuffer<EpochRun>, bankmodel::kWarpSize>& epoch_runs_ = lane_epoch_runs();
   std::array<TraceBuffer<GlobalAccess>, bankmodel::kWarpSize>& global_traces_ =
       lane_global_traces();
   unsigned num_threads_ = 0;
@@ -722,183 +492,6 @@ class Launch {
   Region stacks_{0, 0};  // the fiber stacks (locals)
 };
 
-// ---- The hot path: every load and store of the kernel ---------------------------------------
-
-template <typename F>
-inline void Launch::for_each_cell(std::uint32_t offset, std::uint32_t size, F f) {
-  if (size >= 4 && (offset & 3U) == 0) {
-    for (std::uint32_t w = offset >> 2, end = (offset + size) >> 2; w < end; ++w) {
-      if (split_[w] == 0) {
-        f(shadow_[w], w << 2);
-      } else {
-        for (std::uint32_t b = w << 2; b < (w << 2) + 4; ++b) f(byte_shadow_[b], b);
-      }
-    }
-    return;
-  }
-  for (std::uint32_t b = offset; b < offset + size; ++b) {
-    if (split_[b >> 2] == 0) split_word(b >> 2);
-    f(byte_shadow_[b], b);
-  }
-}
-
-__attribute__((always_inline)) inline void Launch::shared_access(std::uint32_t offset,
-                                                                 std::uint32_t size, Op op,
-                                                                 std::uint64_t pc,
-                                                                 std::uint16_t sub) {
-  Thread* t = current_;
-  if (t == nullptr) return;  // host code touching shared variables: not a kernel access
-  g_last_pc = pc;
-  if (__builtin_expect(pending_.active || g_abort_requested.load(std::memory_order_relaxed), 0)) {
-    resolve_pending();
-    check_abort();
-  }
-  const int var = var_at(offset);
-  if (__builtin_expect(var < 0 || var_at(offset + size - 1) != var, 0)) {
-    shared_out_of_bounds(offset, size, pc, var);
-    return;  // not traced as a bank access: the hardware would fault
-  }
-  // The common case inline: whole words none of which a sub-word access has split.
-  const std::uint32_t first = offset >> 2;
-  const std::uint32_t words = size >> 2;
-  bool whole = words != 0 && (offset & 3U) == 0;
-  if (whole) {
-    // The words' split flags at once (an aligned access of 4, 8 or 16 bytes: 1, 2 or 4 flags).
-    // One load of constant width each: a memcpy of `words` bytes into a local is a library
-    // call whose byte stores the 4-byte read of the local then waits for (a store-forwarding
-    // stall, once the hot path's largest cost).
-    const std::uint8_t* f = &split_[first];
-    if (words == 1) {
-      whole = f[0] == 0;
-    } else if (words == 2) {
-      std::uint16_t flags;
-      std::memcpy(&flags, f, 2);
-      whole = flags == 0;
-    } else if (words == 4) {
-      std::uint32_t flags;
-      std::memcpy(&flags, f, 4);
-      whole = flags == 0;
-    } else {
-      for (std::uint32_t i = 0; i < words; ++i) whole = whole && f[i] == 0;
-    }
-  }
-  if (__builtin_expect(!whole, 0)) {
-    shared_cells(offset, size, op, pc, var);
-  } else {
-    const Accessor who = accessor(t, pc, var);
-    Shadow* cells = &shadow_[first];
-    bool reported = false;  // each problem once per access: its count is of accesses
-    if (op == Op::kLoad) {
-#pragma GCC unroll 4
-      for (std::uint32_t i = 0; i < words; ++i) load_cell(cells[i], offset + 4 * i, who, &reported);
-    } else {
-#pragma GCC unroll 4
-      for (std::uint32_t i = 0; i < words; ++i) store_cell(cells[i], offset, size, who, &reported);
-    }
-  }
-  trace(t, pc, offset, size, op, sub);
-}
-
-__attribute__((always_inline)) inline void Launch::global_access(std::uintptr_t address,
-                                                                 std::uint32_t size, Op op,
-                                                                 std::uint64_t pc) {
-  if (current_ == nullptr) return;
-  // Device buffers are global memory: traced for the sector count. Images and stacks (globals of
-  // the module, threadIdx, the thread's locals) are checked but not counted.
-  for (const Region& r : buf_regions_) {
-    if (address >= r.lo && address + size <= r.hi) return trace_global(address, size, op, pc);
-  }
-  if (address >= stacks_.lo && address + size <= stacks_.hi) return;
-  for (const Region& r : ok_regions_) {
-    if (address >= r.lo && address + size <= r.hi) return;
-  }
-  global_access_slow(address, size, op, pc);
-}
-
-template <std::uint32_t N, Op kOp>
-__attribute__((always_inline)) inline bool Launch::try_shared_access(std::uint32_t offset,
-                                                                     std::uint64_t pc) {
-  static_assert(N == 4 || N == 8 || N == 16, "whole words only");
-  constexpr std::uint32_t kWords = N / 4;
-  Thread* t = current_;
-  if (t == nullptr || pending_.active || g_abort_requested.load(std::memory_order_relaxed) ||
-      (offset & 3U) != 0) {
-    return false;
-  }
-  if (offset + N > owner_.size()) return false;
-  const std::int16_t* owner = owner_.data();
-  const int var = owner[offset];
-  if (var < 0 || owner[offset + N - 1] != var) return false;
-  const std::uint32_t first = offset >> 2;
-  const std::uint8_t* f = &split_[first];
-  if constexpr (kWords == 1) {
-    if (f[0] != 0) return false;
-  } else if constexpr (kWords == 2) {
-    std::uint16_t flags;
-    std::memcpy(&flags, f, 2);
-    if (flags != 0) return false;
-  } else {
-    std::uint32_t flags;
-    std::memcpy(&flags, f, 4);
-    if (flags != 0) return false;
-  }
-  TraceBuffer<Access>& trace = *t->trace;
-  if (trace.full() || trace.size() >= kMaxTracePerThread) return false;
-  if (banksim_loop_epoch != g_epoch_noted) return false;  // trace() notes the new epoch
-  Shadow* cells = &shadow_[first];
-  const std::uint16_t me = t->linear;
-  const std::uint32_t interval = interval_;
-  // The problems load_cell and store_cell report: none, or the whole path reports them.
-  for (std::uint32_t i = 0; i < kWords; ++i) {
-    const Shadow& c = cells[i];
-    if constexpr (kOp == Op::kLoad) {
-      if (c.w_interval < block_first_interval_ || (c.w_interval == interval && c.w_thread != me)) {
-        return false;
-      }
-    } else {
-      if ((c.r_interval == interval && c.r_thread != me) ||
-          (c.w_interval == interval && c.w_thread != me)) {
-        return false;
-      }
-    }
-  }
-  g_last_pc = pc;
-  const Accessor who = accessor(t, pc, var);
-  bool reported = true;  // known: nothing to report
-  for (std::uint32_t i = 0; i < kWords; ++i) {
-    if constexpr (kOp == Op::kLoad) {
-      load_cell(cells[i], offset + 4 * i, who, &reported);
-    } else {
-      store_cell(cells[i], offset, N, who, &reported);
-    }
-  }
-  trace.push_unchecked(
-      Access{pc, offset, static_cast<std::uint8_t>(N), static_cast<std::uint8_t>(kOp), 0});
-  ++result_.traced_shared;
-  return true;
-}
-
-template <std::uint32_t N, Op kOp>
-__attribute__((always_inline)) inline bool Launch::try_global_access(std::uintptr_t address,
-                                                                     std::uint64_t pc) {
-  Thread* t = current_;
-  if (t == nullptr) return false;
-  for (const Region& r : buf_regions_) {
-    if (address >= r.lo && address + N <= r.hi) {
-      TraceBuffer<GlobalAccess>& trace = *t->global_trace;
-      if (trace.full() || trace.size() >= kMaxGlobalTracePerThread) return false;
-      trace.push_unchecked(
-          GlobalAccess{pc, address, static_cast<std::uint8_t>(N), static_cast<std::uint8_t>(kOp)});
-      return true;
-    }
-  }
-  if (address >= stacks_.lo && address + N <= stacks_.hi) return true;
-  for (const Region& r : ok_regions_) {
-    if (address >= r.lo && address + N <= r.hi) return true;
-  }
-  return false;
-}
-
 // guards.cpp
 /// Installs the crash-signal and exit() handlers once per process.
 void install_process_guards();
@@ -920,3 +513,6 @@ class Watchdog {
 };
 
 }  // namespace banksim::rt::detail
+
+// The hot path's inline definitions (Launch::shared_access and its kin).
+#include "engine_inline.hpp"  // IWYU pragma: export

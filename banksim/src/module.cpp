@@ -652,6 +652,21 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
       "-I" + include_dir + "/banksim/cuda", "-include", include_dir + "/banksim/cuda_host.hpp",
       // The course's shared headers (course_todo.h), so exercise files compile as they are.
       "-I" BANKSIM_COURSE_INCLUDE_DIR, "-I" + fs::absolute(cu_file).parent_path().string()};
+  // __CUDA_ARCH__ of the GPU whose widths count (cuda_host.hpp): "90" -> 900, "90a" -> 900.
+  {
+    const std::string arch =
+        options.gpu_arch.empty() ? std::string(course::kDefaultGpuArch) : options.gpu_arch;
+    std::string digits;
+    for (char c : arch) {
+      if (c >= '0' && c <= '9') digits += c;
+    }
+    if (digits.empty() || digits.size() > 3) {
+      throw CompileError("banksim: GPU architecture '" + arch +
+                             "' is not a compute capability like \"90\" (sm_90)",
+                         "");
+    }
+    flags.push_back("-DBANKSIM_CUDA_ARCH=" + digits + "0");
+  }
   // lld links the module in two thirds of ld.bfd's time, where installed.
   if (!find_in_path("ld.lld").empty()) flags.push_back("-fuse-ld=lld");
   // `<cuda/std/...>`: the toolkit's own headers, after banksim's (which shadow the parts it
@@ -697,9 +712,16 @@ Module Module::compile(const fs::path& cu_file, const CompileOptions& options) {
   key_text += plugin_text;
   key_text += "\x1fundefined-stubs-v2";  // modules built before the stubs were had none
   key_text += "\x1fgot-call-sites";      // line tables that missed calls through the GOT
-  key_text += "\x1fborrowed-lines-v2";   // line 0 accesses take a line only when both sides agree
-  if (fibers_only) key_text += "\x1ffibers-only";  // its own module and kernel index
-  key_text += "\x1floop-epochs-v2";                // modules built before loop epochs
+  key_text +=
+      "\x1f"
+      "borrowed-lines-v2";  // line 0 accesses take a line only when both sides agree
+  if (fibers_only)
+    key_text +=
+        "\x1f"
+        "fibers-only";  // its own module and kernel index
+  key_text +=
+      "\x1f"
+      "loop-epochs-v3";  // modules built before loop epochs
   const fs::path cache =
       !options.cache_dir.empty()
           ? options.cache_dir

@@ -53,7 +53,7 @@ void Launch::repiece(unsigned first, unsigned last) {
   // Whether accesses at `pc` of `op` and `size` bytes go the way nvcc cuts them, and how:
   // 0 = leave them.
   auto piece_mask = [this](const Access& a) -> std::uint8_t {
-    const WidthRule& rule = rule_for(a.pc);
+    const WidthRule& rule = rule_for(code_pc(a.pc));
     if (rule.group == 0) return 0;
     return static_cast<Op>(a.op) == Op::kLoad    ? rule.load
            : static_cast<Op>(a.op) == Op::kStore ? rule.store
@@ -64,8 +64,8 @@ void Launch::repiece(unsigned first, unsigned last) {
   for (unsigned i = first; i < last; ++i) {
     for (const Access& a : traces_[i - first]) {
       if ((a.sub != 0 || a.size > 4 || (a.size & (a.size - 1)) != 0) &&
-          rules_.emplace(a.pc, WidthRule{}).second) {
-        unknown.push_back(a.pc);
+          rules_.emplace(code_pc(a.pc), WidthRule{}).second) {
+        unknown.push_back(code_pc(a.pc));
       }
     }
   }
@@ -88,12 +88,7 @@ void Launch::repiece(unsigned first, unsigned last) {
     }
     if (!any) continue;
     out.clear();
-    TraceBuffer<EpochRun>& runs = epoch_runs_[i - first];
-    std::size_t run = 0;  // the lane's epoch runs move with the accesses they start at
     for (std::size_t j = 0; j < t.size();) {
-      for (; run < runs.size() && runs[run].pos <= j; ++run) {
-        runs[run].pos = static_cast<std::uint32_t>(out.size());
-      }
       // One access: the entry at j and the pieces after it (sub 1, 2, ... at the same pc).
       std::size_t end = j + 1;
       std::uint32_t bytes = t[j].size;
@@ -191,9 +186,9 @@ void Launch::regroup(std::vector<WarpRequest>* requests) {
   // Rules of program counters not seen before in this launch, asked for in one batch.
   std::vector<std::uint64_t> unknown;
   for (const WarpRequest& w : *requests) {
-    if (rules_.find(w.pc) == rules_.end()) {
-      rules_.emplace(w.pc, WidthRule{});
-      unknown.push_back(w.pc);
+    if (rules_.find(code_pc(w.pc)) == rules_.end()) {
+      rules_.emplace(code_pc(w.pc), WidthRule{});
+      unknown.push_back(code_pc(w.pc));
     }
   }
   if (!unknown.empty()) {
@@ -209,7 +204,7 @@ void Launch::regroup(std::vector<WarpRequest>* requests) {
   for (std::size_t i = 0; i < requests->size(); ++i) {
     if (used[i]) continue;
     WarpRequest& w = (*requests)[i];
-    const WidthRule& rule = rules_[w.pc];
+    const WidthRule& rule = rules_[code_pc(w.pc)];
     const Op op = w.request.op();
     const std::uint8_t mask = mask_of(rule, op);
     const int s = w.request.width();
@@ -239,7 +234,7 @@ void Launch::regroup(std::vector<WarpRequest>* requests) {
            ++j) {
         const WarpRequest& c = (*requests)[j];
         if (used[j] || c.sub != 0 || c.request.op() != op) continue;
-        if (rules_[c.pc].group != rule.group) continue;
+        if (rules_[code_pc(c.pc)].group != rule.group) continue;
         if (continues((*requests)[chain.back()].request, c.request)) chain.push_back(j);
       }
       if (static_cast<int>(chain.size()) != pieces) continue;

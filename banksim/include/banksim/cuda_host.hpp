@@ -7,6 +7,8 @@
 // Anything not provided here fails to compile with a message naming it (see the static_asserts
 // and `banksim_unsupported` at the end). Only clang can compile this header: it relies on clang's
 // ext_vector_type and on the AddressSanitizer callbacks that trace loads and stores.
+// Over 600 lines: the one header clang force-includes and precompiles per module's flags, so the
+// device surface a kernel sees is declared in it whole (the host runtime is cuda_host_api.hpp).
 #pragma once
 
 #if !defined(__clang__)
@@ -758,9 +760,13 @@ inline LaunchConfigurator configure(dim3 grid, dim3 block, std::size_t smem = 0,
 }
 }  // namespace banksim
 
-// As in nvcc's device pass: the kernels banksim runs are the device code, compiled for sm_90
-// (the course's GPU). Defined last, so that the standard headers above never see it.
-#define __CUDA_ARCH__ 900
+// As in nvcc's device pass: the kernels banksim runs are the device code, compiled for the GPU
+// whose widths count (CompileOptions::gpu_arch; banksim passes BANKSIM_CUDA_ARCH, 900 for sm_90,
+// the course's GPU). Defined last, so that the standard headers above never see it.
+#ifndef BANKSIM_CUDA_ARCH
+#define BANKSIM_CUDA_ARCH 900
+#endif
+#define __CUDA_ARCH__ BANKSIM_CUDA_ARCH
 #define __BANKSIM__ 1
 // The runtime version cuda_runtime_api.h (which nvcc always includes) and cuda.h define: the
 // CUDA 13.0 whose nvcc banksim reads access widths from and whose semantics it follows.
