@@ -40,6 +40,7 @@ BANKSIM_HIDDEN std::uintptr_t g_arena_lo = 0;
 BANKSIM_HIDDEN std::uint64_t g_arena_size = 0;
 BANKSIM_HIDDEN std::atomic<bool> g_abort_requested{false};
 BANKSIM_HIDDEN std::uint64_t g_last_pc = 0;
+extern BANKSIM_HIDDEN std::uint32_t g_loop_epoch __attribute__((alias("banksim_loop_epoch")));
 EmergencyHandler g_emergency = nullptr;
 
 // ---- Splitting accesses into naturally aligned pieces (memcpy, packed structs) ---------------

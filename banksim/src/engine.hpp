@@ -137,6 +137,8 @@ extern "C" char* banksim_current_frame;                // abi.cpp
 extern "C" unsigned long long banksim_current_result;  // abi.cpp
 extern "C" std::uint32_t banksim_loop_epoch;           // abi.cpp
 namespace banksim::rt::detail {
+// banksim_loop_epoch under a hidden name: the hooks read it without going through the GOT.
+extern BANKSIM_HIDDEN std::uint32_t g_loop_epoch;
 
 class Launch {
  public:
@@ -188,7 +190,7 @@ class Launch {
     // Field by field into the buffer: an Access built on the stack and copied as one 16-byte
     // value stalls on store forwarding, the hot path's largest cost.
     Access& a = trace.emplace_back();
-    a.pc = tagged_pc(pc, banksim_loop_epoch);
+    a.pc = tagged_pc(pc, g_loop_epoch);
     a.offset = offset;
     a.size = static_cast<std::uint8_t>(size);
     a.op = static_cast<std::uint8_t>(op);
@@ -196,8 +198,8 @@ class Launch {
     ++result_.traced_shared;
   }
   /// The loop epoch follows the thread that runs (fibers switch lane to lane).
-  static void enter_epoch(const Thread& t) { banksim_loop_epoch = t.loop_epoch; }
-  static void leave_epoch(Thread& t) { t.loop_epoch = banksim_loop_epoch; }
+  static void enter_epoch(const Thread& t) { g_loop_epoch = t.loop_epoch; }
+  static void leave_epoch(Thread& t) { t.loop_epoch = g_loop_epoch; }
   int syncthreads(std::uint64_t pc, int predicate);
   unsigned long long warp_rendezvous(unsigned mask, unsigned long long value, int src, int mode,
                                      std::uint64_t pc);
