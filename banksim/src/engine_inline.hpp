@@ -153,8 +153,8 @@ __attribute__((always_inline)) inline bool Launch::try_shared_access(std::uint32
       store_cell(cells[i], offset, N, who, &reported);
     }
   }
-  trace.push_unchecked(Access{tagged_pc(pc, g_loop_epoch), offset,
-                              static_cast<std::uint8_t>(N), static_cast<std::uint8_t>(kOp), 0});
+  trace.push_unchecked(Access{tagged_pc(pc, g_loop_epoch), offset, static_cast<std::uint8_t>(N),
+                              static_cast<std::uint8_t>(kOp), 0});
   ++result_.traced_shared;
   return true;
 }
