@@ -85,6 +85,7 @@ struct alignas(64) Thread {
   std::uint16_t warp = 0;
   std::uint8_t lane = 0;
   bool barrier_result = false;      // it waits at a barrier: it gets Launch::barrier_result_
+  std::uint32_t loop_epoch = 0;     // banksim_loop_epoch while it waits (read at every switch)
   unsigned long long x_result = 0;  // a warp function's result for it
   // Second line: barriers and warp rendezvous (__syncwarp, shuffles, ballots).
   std::uint64_t barrier_pc = 0;
@@ -93,9 +94,9 @@ struct alignas(64) Thread {
   int x_src = 0;
   int x_mode = 0;  // banksim_exchange::Mode
   std::uint64_t x_pc = 0;
-  std::uint32_t loop_epoch = 0;  // banksim_loop_epoch while it waits
 };
 static_assert(sizeof(Thread) == 128, "a Thread is two cache lines");
+static_assert(offsetof(Thread, x_result) < 64, "what a switch touches is in the first line");
 
 // Shadow of one cell of shared memory (24 bytes): a 4-byte word while every access to it covered
 // the whole word, its four bytes once a 1- or 2-byte access split it (Launch::split_word).
