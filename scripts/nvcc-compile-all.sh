@@ -7,7 +7,10 @@
 # Files under tests/corpus/bad/ are meant to misbehave at run time, not to fail compiling, so they
 # are compiled too; paths containing ".nocompile" are deliberately broken and skipped, and so is
 # the student corpus (tests/students: test data that GPU-mode grading compiles itself) and the
-# everyday corpus (tests/everyday: banksim compiles each with nvcc in everyday_matches_h200).
+# everyday and public corpora (tests/everyday, tests/public: upstream files, some needing their
+# projects' headers; banksim compiles each with nvcc in everyday_matches_h200 and
+# public_matches_h200). Measurement programs include lesson files by their path in the
+# repository: the repository's root is on the include path.
 # tests/corpus/includes is on the include path (uses_include_dir.cu finds its header there, as
 # banksim's test passes -I for it).
 set -euo pipefail
@@ -26,13 +29,13 @@ arch=$(sed -n 's/.*-arch=sm_\([0-9a-z]*\).*/\1/p' <<<"$flags")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 { git ls-files '*.cu' 2>/dev/null || find . -name '*.cu' -not -path './build/*'; } |
-  grep -v -e '\.nocompile' -e '^tests/students/' -e '^tests/everyday/' >"$out/files"
+  grep -v -e '\.nocompile' -e '^tests/students/' -e '^tests/everyday/' -e '^tests/public/' >"$out/files"
 n=$(wc -l <"$out/files")
 export arch out flags
 # Each file in its own object and error log; a failure is reported with the compiler's output.
 xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} bash -c '
   f="{}"; o="$out/$(echo "$f" | tr / _)"
-  nvcc $flags -Ibanksim/include -Igpu -Igpu/include -Iregistry/include \
+  nvcc $flags -I. -Ibankmodel/include -Ibanksim/include -Igpu -Igpu/include -Iregistry/include \
     -Igrader/include -Itests/corpus/includes -c "$f" -o "$o.o" 2>"$o.err" || { echo "$f" >>"$out/failed"; }' <"$out/files"
 failed=0
 if [ -f "$out/failed" ]; then
