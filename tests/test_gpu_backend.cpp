@@ -217,6 +217,34 @@ TEST_CASE("GPU object policy: nvcc's registration passes, runtime overrides and 
     CHECK(grader::check_gpu_object_policy(nvcc_object("honest", kernel + kUnitTail), harness)
               .empty());
   }
+  SECTION("an honest kernel with a plain __device__ helper") {
+    // nvcc's host stub for a non-inline __device__ function calls exit: it must not be refused.
+    const std::string helper =
+        "#include \"course_todo.h\"\n"
+        "__device__ float twice(float x) { return 2.0f * x; }\n"
+        "__global__ void copy(float* o, const float* i) {\n"
+        "  __shared__ float s[32]; s[threadIdx.x] = i[threadIdx.x]; __syncthreads();\n"
+        "  o[threadIdx.x] = twice(s[31 - threadIdx.x]); }\n";
+    const auto v =
+        grader::check_gpu_object_policy(nvcc_object("helper", helper + kUnitTail), harness);
+    std::string said;
+    for (const auto& x : v) said += x.message + "\n";
+    INFO(said);
+    CHECK(v.empty());
+  }
+  SECTION("host code that ends the process some other way than exit") {
+    for (const char* call : {"_exit(0)", "quick_exit(0)", "_Exit(0)"}) {
+      const auto v = grader::check_gpu_object_policy(
+          nvcc_object("quit", "#include <cstdlib>\n#include <unistd.h>\n" + kernel +
+                                  "void launch() { " + call + "; }\n" + kUnitTail),
+          harness);
+      INFO(call);
+      REQUIRE(v.size() == 1);
+      const bool refused = v[0].message.find("calls _") != std::string::npos ||
+                           v[0].message.find("calls quick_exit") != std::string::npos;
+      CHECK(refused);
+    }
+  }
   SECTION("a kernel file that replaces the runtime's timer, the name hidden by a macro") {
     const auto v = grader::check_gpu_object_policy(
         nvcc_object("timer", kernel +
