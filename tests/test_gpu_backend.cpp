@@ -40,11 +40,11 @@ TEST_CASE("ncu source page: predicated stores and both kinds of shared atomics a
   REQUIRE(launches.size() == 1);
   int stores = 0, loads = 0, atomics = 0, loops = 0;
   for (const auto& s : launches[0].sites) {
-    stores += s.op == "store";
-    loads += s.op == "load";
-    atomics += s.op == "atomic";
-    loops += s.op == "atomic-loop";
-    if (s.op == "atomic-loop") {
+    stores += s.op == bankmodel::Op::kStore;
+    loads += s.op == bankmodel::Op::kLoad;
+    atomics += s.op == bankmodel::Op::kAtomic;
+    loops += s.op == bankmodel::Op::kAtomicLoop;
+    if (s.op == bankmodel::Op::kAtomicLoop) {
       CHECK(s.requests == 125);  // the CAS loop of 64 threads on one float: 125 passes
       CHECK(s.wavefronts == 250);
     }
@@ -56,7 +56,7 @@ TEST_CASE("ncu source page: predicated stores and both kinds of shared atomics a
   // The two STG.E of the kernel's result, each one request of 4 sectors (32 lanes x 4 bytes).
   REQUIRE(launches[0].global_sites.size() == 2);
   for (const auto& g : launches[0].global_sites) {
-    CHECK(g.op == "store");
+    CHECK(g.op == bankmodel::Op::kStore);
     CHECK(g.bytes == 4);
     CHECK(g.requests == 1);
     CHECK(g.sectors == 4);
@@ -323,7 +323,7 @@ TEST_CASE("ncu source page on the H200: ldmatrix (LDSM) loads are shared sites",
   for (std::size_t k = 0; k < launches.size(); ++k) {
     std::uint64_t requests = 0, wavefronts = 0, ideal = 0;
     for (const auto& s : launches[k].sites) {
-      if (s.op != "load") continue;
+      if (s.op != bankmodel::Op::kLoad) continue;
       CHECK(s.bytes == 16);
       requests += s.requests;
       wavefronts += s.wavefronts;
