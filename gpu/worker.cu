@@ -51,7 +51,7 @@ std::string read_file(const std::string& p) {
   proto::RunReport r;
   r.completed = false;
   r.abort_reason = reason;
-  r.issues.push_back({"crash", "error", "", 0, 0, reason});
+  r.issues.push_back({"crash", proto::Severity::kError, "", 0, 0, reason});
   proto::send_run(fd, run, r);
   std::exit(1);
 }

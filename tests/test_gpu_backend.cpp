@@ -40,11 +40,11 @@ TEST_CASE("ncu source page: predicated stores and both kinds of shared atomics a
   REQUIRE(launches.size() == 1);
   int stores = 0, loads = 0, atomics = 0, loops = 0;
   for (const auto& s : launches[0].sites) {
-    stores += s.op == "store";
-    loads += s.op == "load";
-    atomics += s.op == "atomic";
-    loops += s.op == "atomic-loop";
-    if (s.op == "atomic-loop") {
+    stores += s.op == bankmodel::Op::kStore;
+    loads += s.op == bankmodel::Op::kLoad;
+    atomics += s.op == bankmodel::Op::kAtomic;
+    loops += s.op == bankmodel::Op::kAtomicLoop;
+    if (s.op == bankmodel::Op::kAtomicLoop) {
       CHECK(s.requests == 125);  // the CAS loop of 64 threads on one float: 125 passes
       CHECK(s.wavefronts == 250);
     }
@@ -56,7 +56,7 @@ TEST_CASE("ncu source page: predicated stores and both kinds of shared atomics a
   // The two STG.E of the kernel's result, each one request of 4 sectors (32 lanes x 4 bytes).
   REQUIRE(launches[0].global_sites.size() == 2);
   for (const auto& g : launches[0].global_sites) {
-    CHECK(g.op == "store");
+    CHECK(g.op == bankmodel::Op::kStore);
     CHECK(g.bytes == 4);
     CHECK(g.requests == 1);
     CHECK(g.sectors == 4);
@@ -217,6 +217,34 @@ TEST_CASE("GPU object policy: nvcc's registration passes, runtime overrides and 
     CHECK(grader::check_gpu_object_policy(nvcc_object("honest", kernel + kUnitTail), harness)
               .empty());
   }
+  SECTION("an honest kernel with a plain __device__ helper") {
+    // nvcc's host stub for a non-inline __device__ function calls exit: it must not be refused.
+    const std::string helper =
+        "#include \"course_todo.h\"\n"
+        "__device__ float twice(float x) { return 2.0f * x; }\n"
+        "__global__ void copy(float* o, const float* i) {\n"
+        "  __shared__ float s[32]; s[threadIdx.x] = i[threadIdx.x]; __syncthreads();\n"
+        "  o[threadIdx.x] = twice(s[31 - threadIdx.x]); }\n";
+    const auto v =
+        grader::check_gpu_object_policy(nvcc_object("helper", helper + kUnitTail), harness);
+    std::string said;
+    for (const auto& x : v) said += x.message + "\n";
+    INFO(said);
+    CHECK(v.empty());
+  }
+  SECTION("host code that ends the process some other way than exit") {
+    for (const char* call : {"_exit(0)", "quick_exit(0)", "_Exit(0)"}) {
+      const auto v = grader::check_gpu_object_policy(
+          nvcc_object("quit", "#include <cstdlib>\n#include <unistd.h>\n" + kernel +
+                                  "void launch() { " + call + "; }\n" + kUnitTail),
+          harness);
+      INFO(call);
+      REQUIRE(v.size() == 1);
+      const bool refused = v[0].message.find("calls _") != std::string::npos ||
+                           v[0].message.find("calls quick_exit") != std::string::npos;
+      CHECK(refused);
+    }
+  }
   SECTION("a kernel file that replaces the runtime's timer, the name hidden by a macro") {
     const auto v = grader::check_gpu_object_policy(
         nvcc_object("timer", kernel +
@@ -295,7 +323,7 @@ TEST_CASE("ncu source page on the H200: ldmatrix (LDSM) loads are shared sites",
   for (std::size_t k = 0; k < launches.size(); ++k) {
     std::uint64_t requests = 0, wavefronts = 0, ideal = 0;
     for (const auto& s : launches[k].sites) {
-      if (s.op != "load") continue;
+      if (s.op != bankmodel::Op::kLoad) continue;
       CHECK(s.bytes == 16);
       requests += s.requests;
       wavefronts += s.wavefronts;

@@ -80,7 +80,7 @@ proto::Site site(int line, std::uint64_t requests, std::uint64_t wavefronts, con
   s.file = "transpose.cu";
   s.line = line;
   s.source = "tile[threadIdx.x][threadIdx.y + j]";
-  s.op = op;
+  REQUIRE(bankmodel::parse_op(op, &s.op));
   s.requests = requests;
   s.wavefronts = wavefronts;
   s.ideal = requests;
@@ -195,7 +195,7 @@ TEST_CASE("judge: a race fails no_problems with its lines", "[judge]") {
   const FakeBackend b(cpu(), [](const WorkerJob& j) {
     WorkerOutcome w = worker(j, {site(21, 128, 128, "load"), site(14, 128, 128, "store")});
     w.report.runs[0].issues.push_back(
-        {"race", "error", "transpose.cu", 21, 14, "read after write"});
+        {"race", proto::Severity::kError, "transpose.cu", 21, 14, "read after write"});
     return w;
   });
   const auto r = judge(b);
@@ -214,10 +214,13 @@ TEST_CASE("judge: the first cause is named first (a divergent barrier before its
   const FakeBackend b(cpu(), [](const WorkerJob& j) {
     WorkerOutcome w = worker(j, {site(21, 128, 128, "load"), site(14, 128, 128, "store")});
     auto& issues = w.report.runs[0].issues;
-    issues.push_back({"race", "error", "transpose.cu", 21, 14, "read after write"});
-    issues.push_back({"uninitialized_read", "error", "transpose.cu", 22, 0, "never written"});
-    issues.push_back({"barrier_divergence", "error", "transpose.cu", 18, 0, "some threads"});
-    issues.push_back({"misaligned", "error", "transpose.cu", 30, 0, "8-byte access"});
+    issues.push_back({"race", proto::Severity::kError, "transpose.cu", 21, 14, "read after write"});
+    issues.push_back(
+        {"uninitialized_read", proto::Severity::kError, "transpose.cu", 22, 0, "never written"});
+    issues.push_back(
+        {"barrier_divergence", proto::Severity::kError, "transpose.cu", 18, 0, "some threads"});
+    issues.push_back(
+        {"misaligned", proto::Severity::kError, "transpose.cu", 30, 0, "8-byte access"});
     return w;
   });
   const auto r = judge(b);
@@ -303,8 +306,8 @@ TEST_CASE("judge: on a GPU, the sanitizers see every size in one job and keep th
       ++sanitize_jobs;
       sizes_seen = j.request.runs.size();
       // racecheck finds the race only at one size (say an edge tile): the last run here.
-      w.report.runs.back().issues.push_back(
-          {"race", "error", "transpose.cu", 30, 0, "compute-sanitizer racecheck: hazard"});
+      w.report.runs.back().issues.push_back({"race", proto::Severity::kError, "transpose.cu", 30, 0,
+                                             "compute-sanitizer racecheck: hazard"});
     }
     return w;
   });
@@ -331,7 +334,7 @@ TEST_CASE("judge: on a GPU, a kernel that stops the GPU gets memcheck to name th
       ++diagnose_jobs;
       profiled += j.profile ? 1 : 0;
       w.report.runs.back().issues.push_back(
-          {"out_of_bounds", "error", "transpose.cu", 24, 0,
+          {"out_of_bounds", proto::Severity::kError, "transpose.cu", 24, 0,
            "compute-sanitizer memcheck: Invalid __shared__ write of size 4 bytes"});
     }
     return w;
@@ -385,8 +388,9 @@ TEST_CASE("judge: the cost model charges uncoalesced global accesses (a strided 
   // request where 4 would do. The baseline stores coalesced (4 sectors per request).
   const auto add_globals = [](WorkerOutcome w, bool strided) {
     for (auto& run : w.report.runs) {
-      proto::GlobalSite ld{"transpose.cu", 14, 0, "in[...]", "load", 4, 128, 512, 512};
-      proto::GlobalSite st{"transpose.cu",         33, 0, "out[...]", "store", 4, 128,
+      proto::GlobalSite ld{
+          "transpose.cu", 14, 0, "in[...]", bankmodel::Op::kLoad, 4, 128, 512, 512};
+      proto::GlobalSite st{"transpose.cu",         33, 0, "out[...]", bankmodel::Op::kStore, 4, 128,
                            strided ? 4096u : 512u, 512};
       run.global_sites = {ld, st};
     }
@@ -592,7 +596,7 @@ TEST_CASE("judge, hybrid GPU mode: the GPU's steps are ncu alone, then one timed
       // memcheck at the timed size: an edge block's store past the end that no smaller size
       // reaches.
       w.report.runs.back().issues.push_back(
-          {"out_of_bounds", "error", "transpose.cu", 31, 0,
+          {"out_of_bounds", proto::Severity::kError, "transpose.cu", 31, 0,
            "compute-sanitizer memcheck: Invalid __global__ write of size 4 bytes"});
     }
     return w;

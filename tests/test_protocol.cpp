@@ -44,7 +44,7 @@ proto::RunReport good_run() {
   proto::Site s;
   s.file = "transpose.cu";
   s.line = 21;
-  s.op = "load";
+  s.op = bankmodel::Op::kLoad;
   s.requests = 4;
   s.wavefronts = 128;
   s.ideal = 4;
@@ -53,7 +53,7 @@ proto::RunReport good_run() {
   s.worst_offsets[0] = 0;
   s.worst_offsets[1] = 128;
   r.sites = {s};
-  r.issues = {{"race", "error", "transpose.cu", 22, 18, "read after write"}};
+  r.issues = {{"race", proto::Severity::kError, "transpose.cu", 22, 18, "read after write"}};
   r.buffers = {std::vector<unsigned char>(16, 1), std::vector<unsigned char>(8, 2)};
   return r;
 }
@@ -130,4 +130,22 @@ TEST_CASE("protocol: frames that break the rules are refused", "[protocol]") {
     REQUIRE(rep.rejected.size() == 1);
     CHECK_FALSE(rep.run_received[0]);
   }
+}
+
+TEST_CASE("protocol: an unknown op, severity or request kind on the wire is refused by name",
+          "[protocol]") {
+  using Catch::Matchers::Contains;
+  nlohmann::json site = {{"file", "t.cu"}, {"line", 3}, {"op", "gather"}};
+  CHECK_THROWS_WITH(proto::site_from_json(site), Contains("'gather'"));
+  site["op"] = "load";
+  site["worst"] = {{"op", "scatter"}, {"width", 4}, {"offsets", nlohmann::json::array()}};
+  CHECK_THROWS_WITH(proto::site_from_json(site), Contains("'scatter'"));
+  const nlohmann::json global = {{"op", "atomic"}, {"bytes", 4}};
+  CHECK_THROWS_WITH(proto::global_site_from_json(global), Contains("'atomic'"));
+  const nlohmann::json issue = {{"kind", "race"}, {"severity", "fatal"}};
+  CHECK_THROWS_WITH(proto::issue_from_json(issue), Contains("'fatal'"));
+  nlohmann::json req = proto::to_json(request());
+  CHECK(req.at("kind") == "kernel");
+  req["kind"] = "daemon";
+  CHECK_THROWS_WITH(proto::request_from_json(req), Contains("'daemon'"));
 }

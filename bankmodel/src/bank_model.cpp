@@ -176,30 +176,6 @@ int cas_loop_passes(const Request& r, const std::array<LaneRange, 4>& ranges, in
 
 }  // namespace
 
-const char* to_string(Op op) {
-  switch (op) {
-    case Op::kLoad:
-      return "load";
-    case Op::kStore:
-      return "store";
-    case Op::kAtomic:
-      return "atomic";
-    case Op::kAtomicLoop:
-      return "atomic-loop";
-  }
-  return "?";
-}
-
-bool parse_op(const std::string& text, Op* op) {
-  for (Op o : {Op::kLoad, Op::kStore, Op::kAtomic, Op::kAtomicLoop}) {
-    if (text == to_string(o)) {
-      *op = o;
-      return true;
-    }
-  }
-  return false;
-}
-
 bool is_valid_width(int width_bytes) {
   return width_bytes == 1 || width_bytes == 2 || width_bytes == 4 || width_bytes == 8 ||
          width_bytes == 16;

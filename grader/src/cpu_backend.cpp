@@ -60,7 +60,8 @@ class CpuBackend : public Backend {
     // "auto" with nvcc and nvdisasm at hand: clang's widths first; only where the run saw two
     // accesses nvcc could merge (an unrolled GEMM loop, a struct copy) is nvcc run (1.3 s a
     // file) and the job run again with its widths.
-    const bool probe = widths_ == "auto" && job.request.kind == "kernel" && tools_.size() == 2;
+    const bool probe = widths_ == "auto" && job.request.kind == protocol::RequestKind::kKernel &&
+                       tools_.size() == 2;
     if (probe && job.nvcc_widths_expected) {
       // An exercise whose reference nvcc merges (the GEMM tile): nvcc's widths at once.
       job.request.widths = "nvcc";
@@ -128,7 +129,7 @@ class CpuBackend : public Backend {
     add_loader_paths(spec);
     // Messages name the file as the student knows it, not by the cache's copy.
     const std::string shown = job.shown_file;
-    if (job.request.kind == "kernel") {
+    if (job.request.kind == protocol::RequestKind::kKernel) {
       fs::create_directories(cache_);
       SandboxSpec build = spec;
       build.ro_paths.push_back(dir);
@@ -150,7 +151,8 @@ class CpuBackend : public Backend {
     spec.sandbox_uid = next_sandbox_uid();
     WorkerOutcome ran;
     std::vector<std::string> argv = {worker, dir.string(), "--report-fd", "{report_fd}"};
-    if (job.request.kind == "kernel") argv.insert(argv.end(), {"--cache", cache_.string()});
+    if (job.request.kind == protocol::RequestKind::kKernel)
+      argv.insert(argv.end(), {"--cache", cache_.string()});
     run_worker(argv, spec, sandboxed_, job, ran);
     ran.seconds += out.seconds;
     show_file_as(ran, copy.string(), shown);

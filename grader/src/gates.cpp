@@ -248,7 +248,7 @@ Counts counts(const protocol::RunReport& report) {
   c.shuffles = report.warp_shuffles;
   for (const protocol::Site& s : report.sites) c.wavefronts += s.wavefronts;
   for (const protocol::GlobalSite& g : report.global_sites) {
-    if (g.op == "load") {
+    if (g.op == bankmodel::Op::kLoad) {
       c.load_sectors += g.sectors;
       c.load_fresh += g.fresh;
       c.load_lines += g.lines;
@@ -276,7 +276,7 @@ std::string worst_global(const Evidence& ev, const protocol::RunReport& report, 
   return fmt::format(
       "; the global {} at {} touches {:.1f} 32-byte sectors per warp request where {:.1f} would "
       "do (uncoalesced: neighbouring lanes should access neighbouring addresses)",
-      worst->op, at, per, ideal);
+      bankmodel::to_string(worst->op), at, per, ideal);
 }
 
 Totals totals(const protocol::RunReport& report) {
@@ -284,15 +284,13 @@ Totals totals(const protocol::RunReport& report) {
   for (const protocol::Site& s : report.sites) {
     t.wavefronts += s.wavefronts;
     t.ideal += s.ideal;
-    (s.op == "load" ? t.load_requests : t.store_requests) += s.requests;
+    (s.op == bankmodel::Op::kLoad ? t.load_requests : t.store_requests) += s.requests;
   }
   return t;
 }
 
 bankmodel::Request request_from(const protocol::Site& s) {
-  bankmodel::Op op = bankmodel::Op::kLoad;
-  bankmodel::parse_op(s.worst_op, &op);  // protocol::decode has checked the name
-  bankmodel::Request r(op, s.worst_width);
+  bankmodel::Request r(s.worst_op, s.worst_width);
   for (int t = 0; t < bankmodel::kWarpSize; ++t) {
     const long long o = s.worst_offsets[static_cast<std::size_t>(t)];
     if (o >= 0) r.set_lane(t, static_cast<std::uint64_t>(o));
@@ -409,7 +407,7 @@ std::vector<Found> problems_found(const Evidence& ev) {
   std::vector<Found> found;
   for (std::size_t k = 0; k < ev.student.size(); ++k) {
     for (const protocol::Issue& issue : ev.run(k).issues) {
-      if (issue.severity != "error") continue;
+      if (issue.severity != protocol::Severity::kError) continue;
       if (issue.kind == "timeout" || issue.kind == "crash" || issue.kind == "usage") continue;
       const std::string place = where(ev, issue.file, issue.line);
       auto same = std::find_if(found.begin(), found.end(), [&](const Found& f) {
@@ -613,7 +611,7 @@ Verdict conflicts(const Evidence& ev, const std::vector<Gate>& earlier) {
             worst->line > 0 ? where(ev, worst->file, worst->line, worst->column)
                             : "an instruction of " + ev.shown + " (Nsight Compute)",
             worst->source.size() > 60 ? worst->source.substr(0, 57) + "..." : worst->source,
-            worst->op, worst->bytes, ways_text(site_degree(*worst)),
+            bankmodel::to_string(worst->op), worst->bytes, ways_text(site_degree(*worst)),
             static_cast<double>(worst->wavefronts) / requests,
             static_cast<double>(worst->ideal) / requests, bank_text, spec.conflict_hint),
         ev.options.verbose && worst->has_worst
@@ -740,7 +738,7 @@ struct GlobalTraffic {
 GlobalTraffic global_traffic(const protocol::RunReport& report) {
   GlobalTraffic t;
   for (const protocol::GlobalSite& g : report.global_sites) {
-    if (g.op == "load") {
+    if (g.op == bankmodel::Op::kLoad) {
       t.load_requests += g.requests;
     } else {
       t.store_sectors += g.sectors;

@@ -139,7 +139,7 @@ class GpuBackend : public Backend {
     const Limits limits{cpu_limits.seconds, 0};
     WorkerOutcome out;
     write_inputs(job, dir);
-    if (job.request.kind == "host") {
+    if (job.request.kind == protocol::RequestKind::kHost) {
       // Host exercises have no kernel: the CPU worker grades them the same way on any machine,
       // on a copy of the file in the worker's own folder (the sandbox sees nothing else of the
       // submission).
@@ -350,8 +350,9 @@ class GpuBackend : public Backend {
     const std::vector<std::string> flags = course::nvcc_flags(arch_);
     // The harness object.
     std::string harness_text = arch_;
-    for (const char* f : {"gpu/worker.cu", "gpu/harness.cuh", "grader/include/grader/protocol.hpp",
-                          "gpu/include/course_todo.h"}) {
+    for (const char* f :
+         {"gpu/worker.cu", "gpu/harness.cuh", "grader/include/grader/protocol.hpp",
+          "bankmodel/include/bankmodel/bank_model.hpp", "gpu/include/course_todo.h"}) {
       harness_text += read_file(root / f);
     }
     // Beside the grader's own binaries (written by the grader only), so that every run of this
@@ -369,10 +370,11 @@ class GpuBackend : public Backend {
       const std::string tmp = harness.string() + fmt::format(".{:08x}.tmp", std::random_device{}());
       std::vector<std::string> argv = {"nvcc"};
       argv.insert(argv.end(), flags.begin(), flags.end());
-      argv.insert(argv.end(),
-                  {"-I" + (root / "gpu").string(), "-I" + (root / "gpu/include").string(),
-                   "-I" + (root / "grader/include").string(), "-c",
-                   (root / "gpu/worker.cu").string(), "-o", tmp});
+      argv.insert(
+          argv.end(),
+          {"-I" + (root / "gpu").string(), "-I" + (root / "gpu/include").string(),
+           "-I" + (root / "grader/include").string(), "-I" + (root / "bankmodel/include").string(),
+           "-c", (root / "gpu/worker.cu").string(), "-o", tmp});
       WorkerOutcome h;
       run_child(resolve(argv), dir, Limits{300.0, 0}, h, "harness-build.log");
       if (h.exit_status != 0) {

@@ -58,7 +58,7 @@ protocol::RunSpec make_run(const ExerciseSpec& spec, const Size& size, std::mt19
 }
 
 WorkerJob job_for(const fs::path& file, const std::string& shown, const std::string& kernel,
-                  const std::string& kind) {
+                  protocol::RequestKind kind) {
   WorkerJob job;
   job.request.kind = kind;
   job.request.file = fs::absolute(file).string();
@@ -145,7 +145,7 @@ void run_sizes(Evidence& ev, const Backend& backend, const std::vector<protocol:
                const std::string& tag) {
   const ExerciseSpec& spec = *ev.spec;
   if (backend.capabilities().batch_sizes && runs.size() > 1) {
-    WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, "kernel");
+    WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, protocol::RequestKind::kKernel);
     job.request.runs = runs;
     job.inputs = ev.inputs;
     job.nvcc_widths_expected = spec.nvcc_widths_expected;
@@ -177,7 +177,7 @@ void run_sizes(Evidence& ev, const Backend& backend, const std::vector<protocol:
     }
   }
   for (std::size_t k = 0; k < runs.size() && ev.student.size() < runs.size(); ++k) {
-    WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, "kernel");
+    WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, protocol::RequestKind::kKernel);
     job.request.runs = {runs[k]};
     job.inputs = {ev.inputs[k]};
     job.nvcc_widths_expected = spec.nvcc_widths_expected;
@@ -254,7 +254,7 @@ void collect_baseline(Evidence& ev, const Backend& backend, const protocol::RunS
     }
   }
   WorkerJob base = job_for(course_root() / spec.baseline.file, spec.baseline.file,
-                           spec.baseline.kernel, "kernel");
+                           spec.baseline.kernel, protocol::RequestKind::kKernel);
   base.request.runs = {first};
   base.inputs = {ev.inputs[0]};
   base.profile = ev.caps.can_profile;
@@ -264,7 +264,7 @@ void collect_baseline(Evidence& ev, const Backend& backend, const protocol::RunS
   bool complete = ev.have_baseline && ev.baseline.counters_error.empty();
   if (timing != nullptr && ev.have_baseline) {
     WorkerJob job = job_for(course_root() / spec.baseline.file, spec.baseline.file,
-                            spec.baseline.kernel, "kernel");
+                            spec.baseline.kernel, protocol::RequestKind::kKernel);
     job.request.runs = {*timing};
     job.request.timed = true;
     job.inputs = {timing_inputs};
@@ -284,7 +284,7 @@ void collect_baseline(Evidence& ev, const Backend& backend, const protocol::RunS
 WorkerOutcome time_student(Evidence& ev, const Backend& backend, const protocol::RunSpec& timing,
                            const Buffers& inputs, bool memcheck) {
   const ExerciseSpec& spec = *ev.spec;
-  WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, "kernel");
+  WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, protocol::RequestKind::kKernel);
   job.request.runs = {timing};
   job.request.timed = true;
   job.inputs = {inputs};
@@ -352,7 +352,7 @@ void collect_hybrid(Evidence& ev, const Backend& gpu, const Backend& cpu,
                                    [](const WorkerOutcome& w) { return w.exit_status == 0; });
   const ExerciseSpec& spec = *ev.spec;
   if (ev.caps.can_profile && all_ran) {
-    WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, "kernel");
+    WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, protocol::RequestKind::kKernel);
     job.request.runs = {runs[0]};
     job.inputs = {ev.inputs[0]};
     job.profile = job.profile_only = true;
@@ -417,7 +417,7 @@ void collect_kernel(Evidence& ev, const Backend& backend, std::mt19937_64& rng) 
     // every size (a pad for one size shows), and a missing barrier between two tiles or an edge
     // tile's bad guard that shows only at some sizes. Launch k's counters go with size k; the
     // sanitizers' findings with the last size.
-    WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, "kernel");
+    WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, protocol::RequestKind::kKernel);
     job.request.runs = runs;
     job.inputs = ev.inputs;
     job.profile = ev.caps.can_profile && !diagnose;
@@ -532,7 +532,7 @@ KernelTiming time_at_timed_size(const ExerciseSpec& spec, const fs::path& file,
                                 const fs::path& dir) {
   std::mt19937_64 fixed(std::hash<std::string>{}("timed inputs of exercise " + spec.id));
   Buffers inputs;
-  WorkerJob job = job_for(file, file.filename().string(), kernel, "kernel");
+  WorkerJob job = job_for(file, file.filename().string(), kernel, protocol::RequestKind::kKernel);
   job.request.runs = {make_run(spec, spec.gpu_timing_size, fixed, &inputs, nullptr)};
   job.request.timed = true;
   job.inputs = {inputs};
@@ -598,7 +598,7 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
   if (!refused.empty()) {
     // Nothing of the file runs.
   } else if (present && host) {
-    WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, "host");
+    WorkerJob job = job_for(ev.file, ev.shown, spec.kernel, protocol::RequestKind::kHost);
     ev.host_cases = host_cases(spec.host_cases, rng);
     job.host_cases = ev.host_cases;
     job.request.host_cases = ev.host_cases.size();

@@ -120,7 +120,7 @@ std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std:
       protocol::GlobalSite g;
       g.file = file;
       g.source = src;
-      g.op = global_load ? "load" : "store";
+      g.op = global_load ? bankmodel::Op::kLoad : bankmodel::Op::kStore;
       g.bytes = static_cast<int>(number(col("Access Size")) / 8);
       g.requests = static_cast<std::uint64_t>(executed);
       g.sectors = static_cast<std::uint64_t>(number(col("L2 Theoretical Sectors Global")));
@@ -141,10 +141,10 @@ std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std:
     site.file = file;
     site.source = src;
     // ATOMS.CAST is the body of a compare-and-swap loop (docs/bank-rules.md R6).
-    site.op = load                                 ? "load"
-              : store                              ? "store"
-              : opcode.rfind("ATOMS.CAST", 0) == 0 ? "atomic-loop"
-                                                   : "atomic";
+    site.op = load                                 ? bankmodel::Op::kLoad
+              : store                              ? bankmodel::Op::kStore
+              : opcode.rfind("ATOMS.CAST", 0) == 0 ? bankmodel::Op::kAtomicLoop
+                                                   : bankmodel::Op::kAtomic;
     site.bytes = ldsm ? 16 : static_cast<int>(number(col("Access Size")) / 8);
     site.requests = static_cast<std::uint64_t>(executed);
     site.wavefronts = static_cast<std::uint64_t>(wf);

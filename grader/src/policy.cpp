@@ -403,19 +403,18 @@ std::vector<PolicyViolation> check_gpu_object_policy(const std::filesystem::path
                         (fn.empty() ? std::string("an unnamed function") : fn) +
                         "): destructors are not allowed"});
   }
-  static const std::set<std::string> nvcc_entry = {"__cudaRegisterFatBinary",
-                                                   "__cudaRegisterFatBinaryEnd",
-                                                   "__cudaUnregisterFatBinary",
-                                                   "__cudaRegisterFunction",
-                                                   "__cudaRegisterVar",
-                                                   "__cudaRegisterManagedVar",
-                                                   "__cudaPopCallConfiguration",
-                                                   "__cudaPushCallConfiguration",
-                                                   "__cudaLaunchKernel",
-                                                   "__cudaGetKernel",
-                                                   "__cudaRegisterLinkedBinary",
-                                                   "atexit",
-                                                   "cudaLaunchKernel"};
+  // What nvcc's own code calls. exit: nvcc's host stub for every non-inline __device__ function
+  // calls it. No host code of a submission runs (constructors and destructors are refused above,
+  // the entry point only returns an address), and a worker that exits early reports no result,
+  // which scores nothing. _exit, _Exit and quick_exit stay refused.
+  static const std::set<std::string> nvcc_entry = {
+      "__cudaRegisterFatBinary",    "__cudaRegisterFatBinaryEnd",
+      "__cudaUnregisterFatBinary",  "__cudaRegisterFunction",
+      "__cudaRegisterVar",          "__cudaRegisterManagedVar",
+      "__cudaPopCallConfiguration", "__cudaPushCallConfiguration",
+      "__cudaLaunchKernel",         "__cudaGetKernel",
+      "__cudaRegisterLinkedBinary", "atexit",
+      "cudaLaunchKernel",           "exit"};
   std::set<std::string> harness_uses, harness_strong;
   for (const auto& sym : h.symbols) {
     if (sym.name.empty() || !sym.global) continue;

@@ -47,7 +47,8 @@ std::vector<protocol::Issue> sanitizer_issues(const std::string& text, const std
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (tool == "memcheck" && lower.find("misaligned") != std::string::npos) kind = "misaligned";
-  issues.push_back({kind, "error", "", line, 0, "compute-sanitizer " + tool + ": " + message});
+  issues.push_back({kind, protocol::Severity::kError, "", line, 0,
+                    "compute-sanitizer " + tool + ": " + message});
   return issues;
 }
 
@@ -72,7 +73,7 @@ std::vector<protocol::Issue> sanitizer_unfinished(const std::string& text, const
       timed_out
           ? fmt::format("did not finish in {} s", wall_seconds)
           : fmt::format("stopped without its summary (exit status {}): {}", exit_status, tail);
-  return {{"unchecked", "error", "", 0, 0,
+  return {{"unchecked", protocol::Severity::kError, "", 0, 0,
            "compute-sanitizer " + tool + " " + why + ", so the kernel could not be checked for " +
                (tool == "racecheck"   ? "races"
                 : tool == "initcheck" ? "uninitialised reads"

@@ -55,7 +55,8 @@ void emergency(const char* kind, const char* message, std::uint64_t pc) {
   proto::RunReport r;
   r.completed = false;
   r.abort_reason = message;
-  r.issues.push_back({kind, "error", where.first, where.second, 0, message});
+  r.issues.push_back(
+      {kind, grader::protocol::Severity::kError, where.first, where.second, 0, message});
   proto::send_run(g_fd, static_cast<std::size_t>(g_run), r);
 }
 
@@ -74,13 +75,13 @@ proto::RunReport to_report(const banksim::LaunchReport& l) {
     site.column = s.column;
     site.source = s.source;
     site.variable = s.variable;
-    site.op = bankmodel::to_string(s.op);
+    site.op = s.op;
     site.bytes = s.bytes;
     site.requests = s.requests;
     site.wavefronts = s.wavefronts;
     site.ideal = s.ideal;
     site.has_worst = true;
-    site.worst_op = bankmodel::to_string(s.worst.op());
+    site.worst_op = s.worst.op();
     site.worst_width = s.worst.width();
     for (int t = 0; t < 32; ++t) {
       site.worst_offsets[static_cast<std::size_t>(t)] =
@@ -89,12 +90,14 @@ proto::RunReport to_report(const banksim::LaunchReport& l) {
     r.sites.push_back(site);
   }
   for (const banksim::GlobalLineStats& s : l.global_lines) {
-    r.global_sites.push_back({s.file, s.line, s.column, s.source, bankmodel::to_string(s.op),
-                              s.bytes, s.requests, s.sectors, s.ideal, s.lines, s.fresh});
+    r.global_sites.push_back({s.file, s.line, s.column, s.source, s.op, s.bytes, s.requests,
+                              s.sectors, s.ideal, s.lines, s.fresh});
   }
   for (const banksim::Problem& p : l.problems) {
     r.issues.push_back(
-        {p.kind, p.warning ? "warning" : "error", p.file, p.line, p.other_line, p.message});
+        {p.kind,
+         p.warning ? grader::protocol::Severity::kWarning : grader::protocol::Severity::kError,
+         p.file, p.line, p.other_line, p.message});
   }
   return r;
 }
@@ -167,7 +170,8 @@ int run_kernels(const proto::Request& req) {
     } catch (const banksim::UsageError& e) {
       report.completed = false;
       report.abort_reason = e.what();
-      report.issues.push_back({"usage", "error", req.file, 0, 0, e.what()});
+      report.issues.push_back(
+          {"usage", grader::protocol::Severity::kError, req.file, 0, 0, e.what()});
     }
     proto::send_run(g_fd, k, report);
     // Probing, and two accesses nvcc could merge were seen: the grader runs the job again with
@@ -278,7 +282,7 @@ int main(int argc, char** argv) {
   try {
     const proto::Request req =
         proto::request_from_json(nlohmann::json::parse(read_file(g_dir / "request.json")));
-    return req.kind == "host" ? run_host(req) : run_kernels(req);
+    return req.kind == grader::protocol::RequestKind::kHost ? run_host(req) : run_kernels(req);
   } catch (const std::exception& e) {
     std::cerr << "grade_worker: " << e.what() << "\n";
     return 3;

@@ -43,10 +43,31 @@ enum class Op {
                ///< and/or/xor on sm_90): costed by its iterations (R6)
 };
 
-/// "load", "store", "atomic" or "atomic-loop".
-const char* to_string(Op op);
+/// "load", "store", "atomic" or "atomic-loop". Inline: the GPU worker names ops through
+/// grader/protocol.hpp without linking this library.
+inline const char* to_string(Op op) {
+  switch (op) {
+    case Op::kLoad:
+      return "load";
+    case Op::kStore:
+      return "store";
+    case Op::kAtomic:
+      return "atomic";
+    case Op::kAtomicLoop:
+      return "atomic-loop";
+  }
+  return "?";
+}
 /// The Op that to_string() names; false for any other text.
-bool parse_op(const std::string& text, Op* op);
+inline bool parse_op(const std::string& text, Op* op) {
+  for (Op o : {Op::kLoad, Op::kStore, Op::kAtomic, Op::kAtomicLoop}) {
+    if (text == to_string(o)) {
+      *op = o;
+      return true;
+    }
+  }
+  return false;
+}
 
 /// Thrown for a request the hardware could not issue: a width not in {1,2,4,8,16}, an address
 /// not aligned to the width, or a lane outside 0..31. The message says which and what to do.

@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "bankmodel/bank_model.hpp"
+
 /// The worker protocol between the judge and its worker processes (JSON).
 namespace grader::protocol {
 
@@ -45,14 +47,52 @@ struct RunSpec {
   std::vector<Arg> args;                   ///< the kernel's arguments, in order
 };
 
+/// What a request runs: kernels (banksim or the GPU) or a host function on cases.
+enum class RequestKind { kKernel, kHost };
+/// How bad an issue is: an error fails the run's correctness, a warning is only shown.
+enum class Severity { kError, kWarning };
+
+/// "kernel" or "host", the wire's name of a request kind.
+inline const char* to_string(RequestKind k) {
+  return k == RequestKind::kHost ? "host" : "kernel";
+}
+/// "error" or "warning", the wire's name of a severity.
+inline const char* to_string(Severity s) {
+  return s == Severity::kWarning ? "warning" : "error";
+}
+
+/// The request kind `text` names. @throws std::runtime_error naming any other text.
+inline RequestKind parse_request_kind(const std::string& text) {
+  if (text == "kernel") return RequestKind::kKernel;
+  if (text == "host") return RequestKind::kHost;
+  throw std::runtime_error("a request of unknown kind '" + text + "' (expected kernel or host)");
+}
+/// The severity `text` names. @throws std::runtime_error naming any other text.
+inline Severity parse_severity(const std::string& text) {
+  if (text == "error") return Severity::kError;
+  if (text == "warning") return Severity::kWarning;
+  throw std::runtime_error("an issue of unknown severity '" + text +
+                           "' (expected error or warning)");
+}
+/// The op `text` names (bankmodel::to_string's names). @throws std::runtime_error naming any
+/// other text; `what` says whose op it is.
+inline bankmodel::Op parse_op(const std::string& text, const std::string& what) {
+  bankmodel::Op op = bankmodel::Op::kLoad;
+  if (!bankmodel::parse_op(text, &op)) {
+    throw std::runtime_error(what + " with an unknown op '" + text +
+                             "' (expected load, store, atomic or atomic-loop)");
+  }
+  return op;
+}
+
 /// What the worker is asked to do.
 struct Request {
-  std::string kind = "kernel";            ///< "kernel" or "host"
-  std::string file;                       ///< absolute path of the .cu / .cpp file
-  std::string kernel;                     ///< kernel or extern "C" function name
-  std::vector<std::string> include_dirs;  ///< passed to the compiler as -I
-  std::vector<RunSpec> runs;              ///< the launches, in order
-  bool timed = false;                     ///< GPU: also time each run (median of 15)
+  RequestKind kind = RequestKind::kKernel;  ///< kernels or a host function
+  std::string file;                         ///< absolute path of the .cu / .cpp file
+  std::string kernel;                       ///< kernel or extern "C" function name
+  std::vector<std::string> include_dirs;    ///< passed to the compiler as -I
+  std::vector<RunSpec> runs;                ///< the launches, in order
+  bool timed = false;                       ///< GPU: also time each run (median of 15)
   /// GPU, timed runs: also time a ceiling the same way, in the same process: "memcpy" (device to
   /// device, ceiling_bytes) or "sgemm" (cuBLAS, row-major C = A B^T of ceiling_mnk); "" none.
   std::string ceiling;
@@ -67,47 +107,47 @@ struct Request {
 
 /// One shared-memory access site (banksim: a source line and access; GPU: a SASS instruction).
 struct Site {
-  std::string file;              ///< source file
-  int line = 0;                  ///< source line (0: unknown)
-  int column = 0;                ///< of the access in its line (0: unknown); one site per access
-  std::string source;            ///< the source line, or the SASS instruction
-  std::string variable;          ///< the __shared__ variable, when known
-  std::string op;                ///< load, store, atomic, atomic-loop
-  int bytes = 4;                 ///< access width
-  std::uint64_t requests = 0;    ///< warp-level requests
-  std::uint64_t wavefronts = 0;  ///< wavefronts they took, summed
-  std::uint64_t ideal = 0;       ///< their conflict-free minimum, summed
+  std::string file;      ///< source file
+  int line = 0;          ///< source line (0: unknown)
+  int column = 0;        ///< of the access in its line (0: unknown); one site per access
+  std::string source;    ///< the source line, or the SASS instruction
+  std::string variable;  ///< the __shared__ variable, when known
+  bankmodel::Op op = bankmodel::Op::kLoad;  ///< load, store, atomic, atomic-loop
+  int bytes = 4;                            ///< access width
+  std::uint64_t requests = 0;               ///< warp-level requests
+  std::uint64_t wavefronts = 0;             ///< wavefronts they took, summed
+  std::uint64_t ideal = 0;                  ///< their conflict-free minimum, summed
   /// The worst request seen: its op, width and each lane's byte offset (-1: inactive).
   bool has_worst = false;
-  std::string worst_op = "load";              ///< the worst request's op
-  int worst_width = 4;                        ///< its access width in bytes
-  std::array<long long, 32> worst_offsets{};  ///< each lane's byte offset, -1: inactive
+  bankmodel::Op worst_op = bankmodel::Op::kLoad;  ///< the worst request's op
+  int worst_width = 4;                            ///< its access width in bytes
+  std::array<long long, 32> worst_offsets{};      ///< each lane's byte offset, -1: inactive
 };
 
 /// One global-memory access site: its warp requests to device buffers and the 32-byte sectors
 /// they touch (banksim: a source line and access; GPU: an LDG/STG with ncu's theoretical sectors).
 struct GlobalSite {
-  std::string file;            ///< source file
-  int line = 0;                ///< source line (0: unknown)
-  int column = 0;              ///< of the access in its line (0: unknown)
-  std::string source;          ///< the source line, or the SASS instruction
-  std::string op;              ///< load or store
-  int bytes = 4;               ///< access width
-  std::uint64_t requests = 0;  ///< warp-level requests
-  std::uint64_t sectors = 0;   ///< 32-byte sectors they touched, summed
-  std::uint64_t ideal = 0;     ///< sectors if the requests' bytes were contiguous and aligned
-  std::uint64_t lines = 0;     ///< 128-byte lines (L1 wavefronts; ncu: L1 tag requests)
-  std::uint64_t fresh = 0;     ///< sectors not loaded earlier by the warp (GPU: = sectors)
+  std::string file;                         ///< source file
+  int line = 0;                             ///< source line (0: unknown)
+  int column = 0;                           ///< of the access in its line (0: unknown)
+  std::string source;                       ///< the source line, or the SASS instruction
+  bankmodel::Op op = bankmodel::Op::kLoad;  ///< load or store
+  int bytes = 4;                            ///< access width
+  std::uint64_t requests = 0;               ///< warp-level requests
+  std::uint64_t sectors = 0;                ///< 32-byte sectors they touched, summed
+  std::uint64_t ideal = 0;  ///< sectors if the requests' bytes were contiguous and aligned
+  std::uint64_t lines = 0;  ///< 128-byte lines (L1 wavefronts; ncu: L1 tag requests)
+  std::uint64_t fresh = 0;  ///< sectors not loaded earlier by the warp (GPU: = sectors)
 };
 
 /// A problem found while running (race, out_of_bounds, crash, timeout, ...).
 struct Issue {
-  std::string kind;                ///< race, out_of_bounds, crash, timeout, ...
-  std::string severity = "error";  ///< error or warning
-  std::string file;                ///< source file
-  int line = 0;                    ///< source line (0: unknown)
-  int other_line = 0;              ///< the other access of a race, when known
-  std::string message;             ///< what happened, in words
+  std::string kind;                      ///< race, out_of_bounds, crash, timeout, ...
+  Severity severity = Severity::kError;  ///< error or warning
+  std::string file;                      ///< source file
+  int line = 0;                          ///< source line (0: unknown)
+  int other_line = 0;                    ///< the other access of a race, when known
+  std::string message;                   ///< what happened, in words
 };
 
 /// The outcome of one run.
@@ -154,7 +194,7 @@ enum FrameType : std::uint32_t { kCompile = 1, kRun = 2, kBuffer = 3, kHost = 4 
 
 /// A request as JSON (request_from_json() reads it back).
 inline nlohmann::json to_json(const Request& r) {
-  nlohmann::json j = {{"kind", r.kind},
+  nlohmann::json j = {{"kind", to_string(r.kind)},
                       {"file", r.file},
                       {"kernel", r.kernel},
                       {"include_dirs", r.include_dirs},
@@ -184,7 +224,7 @@ inline nlohmann::json to_json(const Request& r) {
 /// Reads a request; throws nlohmann::json's exceptions on a missing key or wrong type.
 inline Request request_from_json(const nlohmann::json& j) {
   Request r;
-  r.kind = j.at("kind").get<std::string>();
+  r.kind = parse_request_kind(j.at("kind").get<std::string>());
   r.file = j.at("file").get<std::string>();
   r.kernel = j.at("kernel").get<std::string>();
   r.include_dirs = j.value("include_dirs", std::vector<std::string>{});
@@ -214,21 +254,17 @@ inline Request request_from_json(const nlohmann::json& j) {
 inline nlohmann::json to_json(const Site& s) {
   nlohmann::json j = {
       {"file", s.file},         {"line", s.line},         {"source", s.source},
-      {"variable", s.variable}, {"column", s.column},     {"op", s.op},
+      {"variable", s.variable}, {"column", s.column},     {"op", bankmodel::to_string(s.op)},
       {"bytes", s.bytes},       {"requests", s.requests}, {"wavefronts", s.wavefronts},
       {"ideal", s.ideal}};
   if (s.has_worst) {
     nlohmann::json offsets = nlohmann::json::array();
     for (long long o : s.worst_offsets)
       offsets.push_back(o < 0 ? nlohmann::json() : nlohmann::json(o));
-    j["worst"] = {{"op", s.worst_op}, {"width", s.worst_width}, {"offsets", offsets}};
+    j["worst"] = {
+        {"op", bankmodel::to_string(s.worst_op)}, {"width", s.worst_width}, {"offsets", offsets}};
   }
   return j;
-}
-
-/// The access kinds a site may name (bankmodel::to_string of each bankmodel::Op).
-inline bool known_op(const std::string& op) {
-  return op == "load" || op == "store" || op == "atomic" || op == "atomic-loop";
 }
 
 /// Reads and validates a site. @throws std::runtime_error for an unknown op or a worst request
@@ -240,20 +276,18 @@ inline Site site_from_json(const nlohmann::json& j) {
   s.column = j.value("column", 0);
   s.source = j.value("source", "");
   s.variable = j.value("variable", "");
-  s.op = j.value("op", "load");
+  s.op = parse_op(j.value("op", "load"), "a site");
   s.bytes = j.value("bytes", 4);
-  if (!known_op(s.op)) throw std::runtime_error("a site with an unknown op '" + s.op + "'");
   s.requests = j.value("requests", std::uint64_t{0});
   s.wavefronts = j.value("wavefronts", std::uint64_t{0});
   s.ideal = j.value("ideal", std::uint64_t{0});
   if (j.contains("worst") && j["worst"].is_object()) {
     const auto& w = j["worst"];
     s.has_worst = true;
-    s.worst_op = w.value("op", "load");
+    s.worst_op = parse_op(w.value("op", "load"), "a site's worst request");
     s.worst_width = w.value("width", 4);
-    if (!known_op(s.worst_op) || (s.worst_width & (s.worst_width - 1)) != 0 || s.worst_width <= 0 ||
-        s.worst_width > 16) {
-      throw std::runtime_error("a site's worst request has an unknown op or width");
+    if ((s.worst_width & (s.worst_width - 1)) != 0 || s.worst_width <= 0 || s.worst_width > 16) {
+      throw std::runtime_error("a site's worst request has an unknown width");
     }
     s.worst_offsets.fill(-1);
     const auto& offsets = w.at("offsets");
@@ -272,7 +306,7 @@ inline Site site_from_json(const nlohmann::json& j) {
 /// An issue as JSON (other_line only when known).
 inline nlohmann::json to_json(const Issue& i) {
   nlohmann::json j = {{"kind", i.kind},
-                      {"severity", i.severity},
+                      {"severity", to_string(i.severity)},
                       {"file", i.file},
                       {"line", i.line},
                       {"message", i.message}};
@@ -284,7 +318,7 @@ inline nlohmann::json to_json(const Issue& i) {
 inline Issue issue_from_json(const nlohmann::json& j) {
   Issue i;
   i.kind = j.value("kind", "");
-  i.severity = j.value("severity", "error");
+  i.severity = parse_severity(j.value("severity", "error"));
   i.file = j.value("file", "");
   i.line = j.value("line", 0);
   i.other_line = j.value("other_line", 0);
@@ -294,9 +328,17 @@ inline Issue issue_from_json(const nlohmann::json& j) {
 
 /// A global site as JSON.
 inline nlohmann::json to_json(const GlobalSite& s) {
-  return {{"file", s.file},   {"line", s.line},   {"column", s.column},     {"source", s.source},
-          {"op", s.op},       {"bytes", s.bytes}, {"requests", s.requests}, {"sectors", s.sectors},
-          {"ideal", s.ideal}, {"lines", s.lines}, {"fresh", s.fresh}};
+  return {{"file", s.file},
+          {"line", s.line},
+          {"column", s.column},
+          {"source", s.source},
+          {"op", bankmodel::to_string(s.op)},
+          {"bytes", s.bytes},
+          {"requests", s.requests},
+          {"sectors", s.sectors},
+          {"ideal", s.ideal},
+          {"lines", s.lines},
+          {"fresh", s.fresh}};
 }
 
 /// Reads and validates a global site. @throws std::runtime_error for an unknown op, a bad width
@@ -307,10 +349,12 @@ inline GlobalSite global_site_from_json(const nlohmann::json& j) {
   s.line = j.value("line", 0);
   s.column = j.value("column", 0);
   s.source = j.value("source", "");
-  s.op = j.value("op", "load");
+  const std::string op = j.value("op", "load");
+  s.op = parse_op(op, "a global site");
   s.bytes = j.value("bytes", 4);
-  if (s.op != "load" && s.op != "store")
-    throw std::runtime_error("a global site with an unknown op '" + s.op + "'");
+  if (s.op != bankmodel::Op::kLoad && s.op != bankmodel::Op::kStore)
+    throw std::runtime_error("a global site with an unknown op '" + op +
+                             "' (expected load or store)");
   s.requests = j.value("requests", std::uint64_t{0});
   s.sectors = j.value("sectors", std::uint64_t{0});
   s.ideal = j.value("ideal", std::uint64_t{0});
