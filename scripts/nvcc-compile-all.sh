@@ -10,7 +10,8 @@
 # everyday and public corpora (tests/everyday, tests/public: upstream files, some needing their
 # projects' headers; banksim compiles each with nvcc in everyday_matches_h200 and
 # public_matches_h200). Measurement programs include lesson files by their path in the
-# repository: the repository's root is on the include path.
+# repository: the repository's root is on the include path. A file whose first 5 lines hold
+# "nvcc-compile-all: skip (WHY)" is left out (a program that includes a file its script generates).
 # tests/corpus/includes is on the include path (uses_include_dir.cu finds its header there, as
 # banksim's test passes -I for it).
 set -euo pipefail
@@ -30,6 +31,10 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 { git ls-files '*.cu' 2>/dev/null || find . -name '*.cu' -not -path './build/*'; } |
   grep -v -e '\.nocompile' -e '^tests/students/' -e '^tests/everyday/' -e '^tests/public/' >"$out/files"
+while IFS= read -r f; do
+  head -5 "$f" | grep -q 'nvcc-compile-all: skip (' || echo "$f"
+done <"$out/files" >"$out/kept"
+mv "$out/kept" "$out/files"
 n=$(wc -l <"$out/files")
 export arch out flags
 # Each file in its own object and error log; a failure is reported with the compiler's output.

@@ -1,3 +1,4 @@
+// nvcc-compile-all: skip (it includes corpus.inc, which run.sh generates from tests/students)
 // measure.cu - checks, times and profiles the kernels of exercises 09 and 10 on a GPU without the
 // grader: baseline, solution and every corpus variant (tests/students/09|10, via corpus.inc from
 // gen-corpus.sh). `time EX [NAME...]`: each kernel checked against the CPU reference at the
