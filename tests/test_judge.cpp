@@ -1,5 +1,7 @@
 // The judge and its gate table (grader/judge.hpp), linked directly with a fake backend: each
 // gate's verdict follows from the reports a backend returns, whatever the backend is.
+// Over 600 lines on purpose: one test program for the judge, its cases sharing the synthetic
+// exercise and the fake GPU backends.
 #include "course_catch.hpp"
 
 #include <cmath>

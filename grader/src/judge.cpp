@@ -1,6 +1,8 @@
 // judge.cpp - grading one exercise: runs the student's file (one worker per size, so a crash or
 // hang on one size does not hide the others), the baseline at sizes[0] and, where the backend can
 // time, both at the timing size; then judges each gate of the table in gates.cpp.
+// Over 600 lines on purpose: one exercise judged from build to points, in the order a
+// submission meets the steps (banksim at every size, the GPU's steps, the merge).
 #include "grader/judge.hpp"
 
 #include <fmt/format.h>
