@@ -243,12 +243,19 @@ TEST_CASE("grader: feedback names the real mistake", "[grader][feedback]") {
     }
     std::vector<std::string> never = m.never;
     never.insert(never.end(), nowhere.begin(), nowhere.end());
+    // The course's own folder may lie anywhere (a CI clone under /tmp): the grader names it when
+    // it says where the results are, which is not a leak of the sandbox's or banksim's paths.
+    const auto without_root = [root = fs::current_path().string()](std::string text) {
+      for (std::size_t at; (at = text.find(root)) != std::string::npos;)
+        text.replace(at, root.size(), "ROOT");
+      return text;
+    };
     for (const std::string& bad : never) {
       const std::string re = with_lines(bad, file);
       INFO("must not say /" << re << "/ (in the gate's output or the terminal)");
-      CHECK_FALSE(std::regex_search(output, std::regex(re)));
-      CHECK_FALSE(std::regex_search(r.output, std::regex(re)));
-      CHECK_FALSE(std::regex_search(r.results.dump(), std::regex(re)));
+      CHECK_FALSE(std::regex_search(without_root(output), std::regex(re)));
+      CHECK_FALSE(std::regex_search(without_root(r.output), std::regex(re)));
+      CHECK_FALSE(std::regex_search(without_root(r.results.dump()), std::regex(re)));
     }
   }
   // A correct kernel: the table names the baseline's worst access, not an average.
