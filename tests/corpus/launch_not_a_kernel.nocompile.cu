@@ -4,7 +4,9 @@ struct Scale {
   void operator()(float* out) const { out[0] *= 2.0f; }
 };
 
-__global__ void twice(float* out) { out[threadIdx.x] *= 2.0f; }
+__global__ void twice(float* out) {
+  out[threadIdx.x] *= 2.0f;
+}
 
 void run(float* out) {
   Scale scale;

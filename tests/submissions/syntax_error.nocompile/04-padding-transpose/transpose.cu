@@ -12,7 +12,7 @@ __global__ void transpose_tiled(float* out, const float* in, int n) {
     if (x < n && y + j < n) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * n + x];
   }
   __syncthreads()  // @missing_semicolon
-  const int ox = blockIdx.y * kTile + threadIdx.x;
+      const int ox = blockIdx.y * kTile + threadIdx.x;
   const int oy = blockIdx.x * kTile + threadIdx.y;
   for (int j = 0; j < kTile; j += kRows) {
     if (ox < n && oy + j < n) out[(oy + j) * n + ox] = tile[threadIdx.x][threadIdx.y + j];
