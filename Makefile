@@ -20,6 +20,12 @@
 #       GATES=FILE       MODE=gpu: the calibration file with this GPU's gate row (default
 #                        build/gpu-gates.json, written by `make calibrate`)
 #       GPU_ONLY=1       MODE=gpu without banksim's checks on the CPU first
+#   make regions-plugin  banksim's region pass (pass/regions.cpp) built here, where LLVM's
+#                        development files are (Debian: llvm-14-dev), copied to
+#                        REGIONS_OUT (default .gpu-regions/banksim_regions.so): for a GPU box with
+#                        Debian's clang but no LLVM development files, configure there with
+#                        -DBANKSIM_REGIONS_PREBUILT=that file (without it banksim runs every
+#                        kernel with a fiber per thread: the same counts, about 4x slower)
 #   make calibrate       on a GPU box: time the baselines and reference solutions and write this
 #                        GPU's row of the speed gates to build/gpu-gates.json (GATES=FILE)
 #   make hint EXERCISE=NN [LEVEL=k]   exercise NN's hints: 1 a nudge, 2 the bank arithmetic,
@@ -76,7 +82,7 @@ PRESET ?= default
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build test check bench bench-class grade calibrate skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container platform-gradescope platform-prairielearn test-catch2-v3 docs-check docs-serve explorer deps-test deps-build deps-grade deps-docs deps-bench
+.PHONY: all build test check bench bench-class grade calibrate regions-plugin skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container platform-gradescope platform-prairielearn test-catch2-v3 docs-check docs-serve explorer deps-test deps-build deps-grade deps-docs deps-bench
 
 all: build
 
@@ -143,6 +149,12 @@ calibrate: deps-grade $(BUILD_DIR)/build.ninja
 	@$(BUILD_GRADE_TARGETS)
 	@$(BUILD_DIR)/bin/grade --mode gpu $(if $(GATES),--gates $(GATES)) \
 	  $(if $(EXERCISE),--exercise $(EXERCISE)) --out $(BUILD_DIR)/grade calibrate
+
+REGIONS_OUT ?= .gpu-regions/banksim_regions.so
+regions-plugin: deps-grade $(BUILD_DIR)/build.ninja
+	@cmake --build $(BUILD_DIR) --target banksim_regions
+	@mkdir -p $(dir $(REGIONS_OUT)) && cp $(BUILD_DIR)/lib/banksim_regions.so $(REGIONS_OUT)
+	@echo "make regions-plugin: $(REGIONS_OUT) (for clang $$(clang++ --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1))"
 
 skeletons: $(BUILD_DIR)/build.ninja
 	@$(BUILD_GRADE_TARGETS)

@@ -98,6 +98,16 @@ class GpuBackend : public Backend {
     arch_ = cap.empty() ? "90" : cap;
     cuda_ = shell("nvcc --version | grep -o 'release [0-9.]*' | cut -d' ' -f2");
     ncu_ = have("ncu");
+    std::string harness_key = harness_sources();
+    for (const auto& f : course::nvcc_flags(arch_)) harness_key += "\x1f" + f;
+    harness_id_ = fmt::format("{:016x}", std::hash<std::string>{}(harness_key));
+    // Profiles that may overlap one another and plain runs (never a timing): ncu's per-
+    // instruction shared-memory counters come from its own instrumentation of the profiled
+    // process, so another process's kernels do not enter them. On where it was measured:
+    // measurements/gpu-grading/ (the concurrent-profile check). Off: ncu holds the GPU alone.
+    if (const char* v = std::getenv("COURSE_GPU_PROFILE_SHARED"); v != nullptr) {
+      profile_shared_ = std::string(v) == "1";
+    }
     sanitizer_ = have("compute-sanitizer");
     // memcheck's --padding puts a guard after every allocation: an edge tile that reads past
     // `in` lands in the guard, not in the next buffer (where memcheck would see valid memory).
@@ -129,7 +139,9 @@ class GpuBackend : public Backend {
             {"driver", driver_},
             {"cuda", cuda_},
             {"ncu", ncu_},
-            {"compute_sanitizer", sanitizer_}};
+            {"compute_sanitizer", sanitizer_},
+            // What a time depends on besides the GPU: the harness that takes it (and the flags).
+            {"harness", harness_id_}};
   }
 
   WorkerOutcome run(const WorkerJob& job, const fs::path& dir,
@@ -179,8 +191,10 @@ class GpuBackend : public Backend {
     // runs without timing loops: each in its own sandbox that sees the GPU's device nodes.
     const fs::path lock_dir = self_dir().parent_path() / "gpu-harness";
     fs::create_directories(lock_dir);
-    // Timing runs and ncu hold the GPU alone; plain runs and sanitizers share it.
-    GpuLock gpu_lock(lock_dir / "gpu.lock", job.request.timed || job.profile_only);
+    // Timing runs hold the GPU alone, ncu too unless profiles may overlap; plain runs and the
+    // sanitizers share it.
+    GpuLock gpu_lock(lock_dir / "gpu.lock",
+                     job.request.timed || (job.profile_only && !profile_shared_));
     SandboxSpec spec = base_spec(limits);
     spec.rw_dir = dir;
     spec.dev_nodes = gpu_nodes();
@@ -194,7 +208,7 @@ class GpuBackend : public Backend {
       SandboxSpec p = spec;
       p.wall_seconds = p.cpu_seconds = 300;
       p.profiler = true;  // the driver gives counters to admins only: see SandboxSpec::profiler
-      gpu_lock.set(true);
+      gpu_lock.set(!profile_shared_);
       run_worker(resolve(ncu_argv(job.request.kernel, job.request.runs.size(),
                                   (dir / "prof").string(), worker.string(), dir.string())),
                  p, sandboxed_, job, prof);
@@ -206,6 +220,8 @@ class GpuBackend : public Backend {
                                     worker.string(), dir.string())),
                    p, sandboxed_, job, prof);
       }
+      // Reading the report is CPU work: the GPU is free for other students' steps meanwhile.
+      gpu_lock.release();
       // The report file was written in the sandbox's folder: read by ncu, size-capped, never
       // trusted beyond the shared-memory counters it gives.
       const SandboxResult page =
@@ -264,6 +280,17 @@ class GpuBackend : public Backend {
   }
 
  private:
+  /// The timing harness's sources and the GPU's architecture: what its object depends on.
+  std::string harness_sources() const {
+    std::string text = arch_;
+    for (const char* f :
+         {"gpu/worker.cu", "gpu/harness.cuh", "grader/include/grader/protocol.hpp",
+          "bankmodel/include/bankmodel/bank_model.hpp", "gpu/include/course_todo.h"}) {
+      text += read_file(course_root() / f);
+    }
+    return text;
+  }
+
   /// Where build_worker puts the copy of the file under test that nvcc compiles.
   static fs::path student_copy(const WorkerJob& job, const fs::path& dir) {
     return dir / "src" / fs::path(job.request.file).filename();
@@ -349,12 +376,7 @@ class GpuBackend : public Backend {
     // The course's one nvcc flag set (what the benchmarks and CPU mode's SASS widths use too).
     const std::vector<std::string> flags = course::nvcc_flags(arch_);
     // The harness object.
-    std::string harness_text = arch_;
-    for (const char* f :
-         {"gpu/worker.cu", "gpu/harness.cuh", "grader/include/grader/protocol.hpp",
-          "bankmodel/include/bankmodel/bank_model.hpp", "gpu/include/course_todo.h"}) {
-      harness_text += read_file(root / f);
-    }
+    const std::string harness_text = harness_sources();
     // Beside the grader's own binaries (written by the grader only), so that every run of this
     // grader shares it: nvcc needs about half a minute for it.
     const fs::path harness_dir = self_dir().parent_path() / "gpu-harness";
@@ -463,6 +485,8 @@ class GpuBackend : public Backend {
   }
 
   bool sandboxed_ = true;
+  std::string harness_id_;            ///< the timing harness's sources and flags, hashed
+  bool profile_shared_ = false;       ///< ncu shares the GPU with other profiles and plain runs
   std::vector<fs::path> tool_roots_;  ///< toolkit folders outside /usr, bound read-only
   std::string path_;                  ///< PATH inside: the toolkit's bin folders first
   std::string gpu_, driver_, arch_, cuda_;

@@ -11,30 +11,50 @@
 
 namespace grader::internal {
 
-/// The GPU shared by a class graded with --jobs N: timing runs and ncu hold it alone (a run
-/// beside a timing would slow it down; the performance counters serve one profiler at a time),
-/// plain runs and the sanitizers share it. An flock on a file beside the grader's binaries,
-/// released when the step ends (never inherited by children).
+/// The GPU shared by a class graded with --jobs N: a timing run holds it alone (a kernel beside
+/// it would slow it down); plain runs and the sanitizers share it; ncu holds it alone unless
+/// the grader was told its profiles may overlap (GpuBackend: COURSE_GPU_PROFILE_SHARED).
+///
+/// Two flocks on files beside the grader's binaries, released when the step ends (never
+/// inherited by children): `gpu.lock` is the lock itself, shared or exclusive; `gpu.lock.turn`
+/// is a turnstile taken (alone) by whoever waits for gpu.lock, so that a step waiting for the
+/// GPU alone is not overtaken by a stream of shared steps: they queue behind it. A step lets
+/// go of gpu.lock before it queues at the turnstile, so no one holds the lock while waiting
+/// for the turnstile (no deadlock between two steps that change their hold).
 class GpuLock {
  public:
   GpuLock(const std::filesystem::path& file, bool exclusive) {
     fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    turn_ = ::open((file.string() + ".turn").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     set(exclusive);
   }
-  /// Converts the lock (shared <-> exclusive), waiting as needed.
+  /// Holds the GPU shared or alone, waiting in turn as needed.
   void set(bool exclusive) {
     if (fd_ < 0) return;
-    while (::flock(fd_, exclusive ? LOCK_EX : LOCK_SH) != 0 && errno == EINTR) {
-    }
+    release();
+    if (turn_ >= 0) take(turn_, LOCK_EX);
+    take(fd_, exclusive ? LOCK_EX : LOCK_SH);
+    if (turn_ >= 0) ::flock(turn_, LOCK_UN);
+  }
+  /// Lets go of the GPU while the step does CPU work (reading a profiler's report); set()
+  /// takes it again.
+  void release() {
+    if (fd_ >= 0) ::flock(fd_, LOCK_UN);
   }
   ~GpuLock() {
     if (fd_ >= 0) ::close(fd_);
+    if (turn_ >= 0) ::close(turn_);
   }
   GpuLock(const GpuLock&) = delete;
   GpuLock& operator=(const GpuLock&) = delete;
 
  private:
+  static void take(int fd, int how) {
+    while (::flock(fd, how) != 0 && errno == EINTR) {
+    }
+  }
   int fd_ = -1;
+  int turn_ = -1;
 };
 
 }  // namespace grader::internal

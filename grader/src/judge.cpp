@@ -224,13 +224,14 @@ void merge_gpu_job(Evidence& ev, const WorkerOutcome& s, bool crashes_too) {
 }
 
 /// The key of a baseline's evidence: everything it depends on (the baseline's file, the backend
-/// and its GPU, the size, the inputs' seed).
+/// and its GPU, driver, toolkit and timing harness, the size, the inputs' seed).
 std::string baseline_key(const Evidence& ev, const Backend& backend, const std::string& inputs) {
   const ExerciseSpec& spec = *ev.spec;
   const std::string text = internal_read(course_root() / spec.baseline.file);
-  return fmt::format("{}|{}|{}|{}|{}|{:016x}|{:016x}", spec.id, backend.describe(),
-                     ev.sizes[0].label, spec.gpu_timing_size.label, spec.baseline.kernel,
-                     std::hash<std::string>{}(text), std::hash<std::string>{}(inputs));
+  return fmt::format("{}|{}|{}|{}|{}|{}|{:016x}|{:016x}", spec.id, backend.describe(),
+                     backend.facts().dump(), ev.sizes[0].label, spec.gpu_timing_size.label,
+                     spec.baseline.kernel, std::hash<std::string>{}(text),
+                     std::hash<std::string>{}(inputs));
 }
 
 /// The baseline at sizes[0] (its counts: its access pattern does not depend on the values, so

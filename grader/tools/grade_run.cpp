@@ -120,7 +120,10 @@ int run_grading(Options& o, bool calibrate, int calibrate_runs) {
   }
   // Hybrid GPU mode: banksim checks first, on the CPU (grader/judge.hpp, JudgeOptions::checker).
   std::unique_ptr<grader::Backend> checker;
-  grader::BaselineCache baselines;
+  // On a GPU the baselines' counters and times are kept beside the grader's build for its next
+  // run (BaselineCache): a warm re-grade profiles and times only the students.
+  grader::BaselineCache baselines(
+      backend->capabilities().can_time ? exe_dir().parent_path() / "gpu-baselines" : fs::path());
   std::optional<grader::GateRow> row;
   o.baselines = &baselines;
   if (backend->capabilities().can_time) {

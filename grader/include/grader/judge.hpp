@@ -78,28 +78,36 @@ struct BaselineEvidence {
 /// size, the inputs' seed): each exercise's baseline is run, timed and profiled once per grader
 /// run and GPU, however many students are graded. Passed in (JudgeOptions::baselines) by whoever
 /// grades a class; thread-safe.
+///
+/// With a folder (GPU mode: beside the grader's build), entries are also kept on disk, one file
+/// per key, so that the next grading run on this machine starts with them. The folder is the
+/// grader's own (no student process can write it); an entry is read back only when the whole
+/// key it was written for matches, and a file that does not parse is ignored (run again).
 class BaselineCache {
  public:
-  /// The entry for `key`, or nullptr (a copy is returned: entries are never changed).
-  std::shared_ptr<const BaselineEvidence> find(const std::string& key) const {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = entries_.find(key);
-    return it == entries_.end() ? nullptr : it->second;
-  }
-  /// Keeps `e` as the entry for `key` (the first entry for a key stays).
-  void put(const std::string& key, BaselineEvidence e) {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    entries_.emplace(key, std::make_shared<const BaselineEvidence>(std::move(e)));
-  }
-  /// Entries held (tests: the baseline ran once).
+  BaselineCache() = default;
+  explicit BaselineCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  /// The entry for `key` (from memory, else from the folder), or nullptr.
+  std::shared_ptr<const BaselineEvidence> find(const std::string& key) const;
+  /// Keeps `e` as the entry for `key` (the first entry for a key stays), in the folder too.
+  void put(const std::string& key, BaselineEvidence e);
+  /// Entries held in memory (tests: the baseline ran once).
   std::size_t size() const {
     const std::lock_guard<std::mutex> lock(mutex_);
     return entries_.size();
   }
+  /// Entries read back from the folder in this run (the log says so).
+  std::size_t from_disk() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return from_disk_;
+  }
 
  private:
+  std::filesystem::path file_for(const std::string& key) const;
+  std::filesystem::path dir_;
   mutable std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<const BaselineEvidence>> entries_;
+  mutable std::size_t from_disk_ = 0;
+  mutable std::map<std::string, std::shared_ptr<const BaselineEvidence>> entries_;
 };
 
 /// How grade_exercise() grades.

@@ -1,0 +1,206 @@
+#!/bin/bash
+# run.sh - GPU mode at class scale on a GPU box in one call: installs the course's Debian
+# libraries (/opt/deps) and Debian 12's clang-14 (as `apt-get install clang-14` would), builds
+# the grader with banksim's region pass built elsewhere (.gpu-regions/banksim_regions.so, from
+# `make regions-plugin`: the box has no LLVM development files) and the GPU harness (CMake target
+# gpu_harness), then runs the PARTs asked for, each timed, with everything under $OUT:
+#   probe      ncu-overlap.sh: may ncu profiles overlap (same counters alone and 4 at once)?
+#              With PROFILE_SHARED=auto the later parts grade with COURSE_GPU_PROFILE_SHARED=1
+#              when it says yes
+#   solutions  solutions/ in GPU mode twice (a cold grader: the GPU harness is built; then warm)
+#   fake       a GPU name without a gate row (COURSE_GPU_NAME): the message and exit status
+#   calibrate  `grade calibrate` (what `make calibrate` runs): this GPU's row, against the
+#              committed one; later parts grade with it (build/gpu-gates.json)
+#   gaps       the corpus rows that were known gaps of GPU mode (tests/students), graded
+#   corpus     the whole corpus of student submissions (tests/students) in GPU mode
+#   new        the corpus rows of exercises 09, 10 and 11 (their solutions and skeletons included)
+#   shapes     measurements/lessons/2026-12-03-histogram-shapes (exercise 10's kernel shapes)
+#   steps      what one GPU process costs: a CUDA context, ncu and memcheck on a one-launch
+#              program, and exercise 04 graded alone (--jobs 1), each timed
+#   class      CLASS_N distinct copies of solutions/ (each file differs by a comment) as a class,
+#              the exercises CLASS_EX (default 01..08), --jobs CLASS_JOBS; per-student times
+#   SOL_EX     the exercises of the solutions part (default: all)
+#   OUT=DIR PART="probe solutions class" CLASS_N=30 DEADLINE=SECONDS run.sh
+# DEADLINE (seconds since the start): a part is not started past it; the class is cut there.
+set -u
+SRC=$(cd "$(dirname "$0")/../../.." && pwd)
+OUT=${OUT:-/tmp/hybrid-out}
+PART=${PART:-solutions fake calibrate gaps}
+CLASS_N=${CLASS_N:-30}
+CLASS_JOBS=${CLASS_JOBS:-8}
+DEADLINE=${DEADLINE:-540}
+CLASS_EX=${CLASS_EX:-01 02 03 04 05 06 07 08}
+SOL_EX=${SOL_EX:-}
+PROFILE_SHARED=${PROFILE_SHARED:-0}
+T0=$(date +%s)
+el() { echo $(( $(date +%s) - T0 )); }
+has() { [[ " $PART " == *" $1 "* ]]; }
+left() { echo $(( DEADLINE - $(el) )); }
+mkdir -p "$OUT"
+# As root the sandboxes run as other uids, who must be able to enter the course's folders.
+ROOT=/tmp/course
+rm -rf $ROOT && cp -a "$SRC" $ROOT && chmod -R o+rX $ROOT
+DEBS=$(readlink -f "$SRC/.gpu-debs") EXTRA=$(readlink -f "$SRC/.gpu-extra")
+CLANG=$(readlink -f "$SRC/.gpu-clang")
+REGIONS=$(readlink -f "$SRC/.gpu-regions/banksim_regions.so" 2>/dev/null)
+mkdir -p /opt/deps /opt/stubs
+for f in "$DEBS"/*.deb "$EXTRA"/*.deb; do dpkg -x "$f" /opt/deps; done
+for f in "$CLANG"/*.deb; do dpkg -x "$f" /; done
+ln -sf clang++-14 /usr/bin/clang++
+ln -sf clang-14 /usr/bin/clang
+# Libraries libLLVM-14 links that this box lacks: libz3 (the static analyzer's Z3 backend),
+# libxml2 (Windows manifests), libedit (line editing): never called when compiling CUDA for the
+# CPU, but libLLVM binds every symbol at load. Stand-ins with their sonames, the symbols libLLVM
+# takes from them and libxml2's symbol versions let the loader start clang.
+LLVM=/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1
+for lib in $(ldd $LLVM | awk '/not found/{print $1}'); do
+  case $lib in
+    libxml2.so.2)
+      nm -D $LLVM | awk '$1=="U" && $2 ~ /@LIBXML2_/ {split($2,a,"@"); print a[1], a[2]}' |
+        sort -u >/tmp/xml.syms
+      awk '{ if ($1=="xmlFree") print "void *xmlFree = 0;"; else print "void " $1 "(void) {}" }' \
+        /tmp/xml.syms >/tmp/stub.c
+      : >/tmp/stub.map; prev=""
+      for v in $(awk '{print $2}' /tmp/xml.syms | sort -u); do
+        echo "$v { global:$(awk -v v=$v '$2==v {printf " %s;", $1}' /tmp/xml.syms) } $prev;" >>/tmp/stub.map
+        prev=$v
+      done
+      gcc -shared -fPIC -o /opt/stubs/$lib -Wl,-soname,$lib -Wl,--version-script=/tmp/stub.map \
+        /tmp/stub.c ;;
+    libz3.so.4 | libedit.so.2)
+      re='^Z3_'; [ $lib = libedit.so.2 ] && re='^(el_|history)'
+      nm -D $LLVM | awk -v re="$re" '$1=="U" && $2 !~ /@/ && $2 ~ re {print "void " $2 "(void) {}"}' >/tmp/stub.c
+      gcc -shared -fPIC -o /opt/stubs/$lib -Wl,-soname,$lib /tmp/stub.c ;;
+    *) echo "missing for clang, no stand-in: $lib" ;;
+  esac
+  [ -f /opt/stubs/$lib ] && echo "stand-in: $lib"
+done
+chmod 755 /opt /opt/deps /opt/stubs
+export PATH=/opt/deps/usr/bin:$PATH CMAKE_PREFIX_PATH=/opt/deps/usr
+export LD_LIBRARY_PATH=/opt/deps/usr/lib/x86_64-linux-gnu:/opt/stubs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LIBRARY_PATH=/opt/deps/usr/lib/x86_64-linux-gnu CPATH=/opt/deps/usr/include
+clang++ --version | head -1 || echo "clang++ does not start"
+nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader
+nvcc --version | tail -2 | head -1
+echo "setup: $(el) s"
+B=/tmp/cb
+s=$(date +%s)
+cmake -S $ROOT -B $B -G Ninja -DCOURSE_BUILD_TESTS=OFF -DCOURSE_BUILD_BENCH=OFF \
+  -DCOURSE_CUDA_ARCH=90 ${REGIONS:+-DBANKSIM_REGIONS_PREBUILT=$REGIONS} >"$OUT/build.txt" 2>&1 &&
+  cmake --build $B -j16 --target grade grade_worker banksim course-registry gpu_harness \
+    >>"$OUT/build.txt" 2>&1 || { tail -30 "$OUT/build.txt"; exit 1; }
+echo "build (configure + grade grade_worker banksim course-registry gpu_harness, 16 cores): $(( $(date +%s) - s )) s"
+ls $B/gpu-harness/ 2>/dev/null | tr '\n' ' '; echo
+grep -i "banksim:" "$OUT/build.txt" | head -2
+chmod -R o+rX $B
+G=/tmp/grade-out; rm -rf $G; mkdir -p $G; chmod 755 $G
+if has probe; then
+  OUT=$OUT/probe N=4 bash "$SRC/measurements/gpu-grading/2026-12-03-class-scale/ncu-overlap.sh" \
+    >"$OUT/probe.txt" 2>&1
+  cat "$OUT/probe.txt" | head -12
+  if [ "$PROFILE_SHARED" = auto ]; then
+    PROFILE_SHARED=0; grep -q "same counters: yes" "$OUT/probe.txt" && PROFILE_SHARED=1
+  fi
+fi
+[ "$PROFILE_SHARED" = auto ] && PROFILE_SHARED=0
+export COURSE_GPU_PROFILE_SHARED=$PROFILE_SHARED
+echo "COURSE_GPU_PROFILE_SHARED=$COURSE_GPU_PROFILE_SHARED"
+summary() {  # results.json junit.xml label seconds
+  python3 - "$@" <<'PY'
+import json, sys, re
+r = json.load(open(sys.argv[1]))
+mx = sum(t["max_score"] for t in r["tests"])
+per = re.findall(r'testsuite name="([^"]+)" tests="\d+" time="([0-9.]+)"', open(sys.argv[2]).read())
+print(f"{sys.argv[3]}: {r['score']:g}/{mx} in {sys.argv[4]} s; per exercise: " +
+      ", ".join(f"{n[:2]} {float(t):.1f}" for n, t in per))
+print("  gate row:", json.dumps(r["extra_data"].get("gate_row", {}).get("origin")))
+for t in r["tests"]:
+    if t["score"] < t["max_score"]:
+        print("  LOST", t["name"], t.get("output", "")[:300])
+PY
+}
+if has solutions; then
+  for run in cold warm; do
+    s=$(date +%s.%N)
+    $B/bin/grade --mode gpu --submission $ROOT/solutions --jobs 11 --format gradescope,junit \
+      ${SOL_EX:+--exercise $SOL_EX} --out $G/sol-$run >"$OUT/solutions-$run.txt" 2>&1
+    rc=$?
+    t=$(python3 -c "print(round($(date +%s.%N) - $s, 1))")
+    echo "solutions ($run, hybrid, --jobs 11, baselines on disk: $(ls $B/gpu-baselines 2>/dev/null | wc -l)): rc $rc"
+    summary $G/sol-$run/results.json $G/sol-$run/junit.xml "solutions $run" $t
+    cp $G/sol-$run/results.json "$OUT/results-solutions-$run.json"
+  done
+  tail -14 "$OUT/solutions-warm.txt" | head -11
+fi
+if has fake; then
+  COURSE_GPU_NAME="NVIDIA L4" $B/bin/grade --mode gpu --submission $ROOT/solutions \
+    --exercise 04 --out $G/fake >"$OUT/fake.txt" 2>&1
+  echo "fake GPU name 'NVIDIA L4': rc $?: $(head -c 600 "$OUT/fake.txt")"
+fi
+if has calibrate && [ "$(left)" -gt 60 ]; then
+  s=$(date +%s)
+  $B/bin/grade --mode gpu --out $G/cal calibrate --runs 3 >"$OUT/calibrate.txt" 2>&1
+  echo "calibrate: rc $? in $(( $(date +%s) - s )) s"
+  cat "$OUT/calibrate.txt"
+  cp $B/gpu-gates.json "$OUT/gpu-gates.json" 2>/dev/null
+fi
+students() {  # label only-regex extra-args
+  s=$(date +%s)
+  timeout $(( $(left) > 30 ? $(left) : 30 )) python3 $ROOT/tests/students/run_students.py $B \
+    --mode gpu --jobs 8 ${2:+--only "$2"} $3 --json "$OUT/$1.json" >"$OUT/$1.txt" 2>&1
+  echo "$1: rc $? in $(( $(date +%s) - s )) s"
+  grep -E "MISMATCH|known gap|rows|OK" "$OUT/$1.txt" | tail -12
+}
+if has gaps && [ "$(left)" -gt 40 ]; then
+  students gaps '^(03_lane_pairs|04_sync_inside_guard|04_tile_not_transposed|05_no_zero_fill|06_swizzle_store_only|06_swizzle_full_row)$' --no-reference
+fi
+if has corpus && [ "$(left)" -gt 60 ]; then students corpus "" ""; fi
+if has shapes && [ "$(left)" -gt 60 ]; then
+  "$B/bin/course-registry" nvcc-flags >/tmp/nvcc-flags.txt
+  OUT=$OUT/shapes NVCC_FLAGS_FILE=/tmp/nvcc-flags.txt \
+    bash $ROOT/measurements/lessons/2026-12-03-histogram-shapes/run.sh >/dev/null 2>&1
+  echo "shapes: rc $?"; tail -30 "$OUT/shapes/shapes.txt"
+fi
+if has steps && [ "$(left)" -gt 40 ]; then
+  printf '__global__ void k(float* p) { p[threadIdx.x] += 1; }\nint main() { float* p; cudaMalloc(&p, 128); k<<<1, 32>>>(p); return cudaDeviceSynchronize(); }\n' >/tmp/one.cu
+  nvcc -arch=sm_90 -o /tmp/one /tmp/one.cu
+  tm() { local s=$(date +%s.%N); "$@" >/dev/null 2>&1; python3 -c "print(f'{$(date +%s.%N) - $s:.2f}')"; }
+  echo "steps (s): one-launch program $(tm /tmp/one) $(tm /tmp/one);" \
+    "ncu --version $(tm ncu --version);" \
+    "ncu one metric $(tm ncu --clock-control none --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum /tmp/one)" \
+    "$(tm ncu --clock-control none --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum /tmp/one);" \
+    "memcheck $(tm compute-sanitizer --tool memcheck /tmp/one)"
+  s=$(date +%s.%N)
+  $B/bin/grade --mode gpu --submission $ROOT/solutions --exercise 04 --jobs 1 --verbose \
+    --out $G/steps >"$OUT/steps-04.txt" 2>&1
+  echo "exercise 04 alone (--jobs 1): rc $? in $(python3 -c "print(round($(date +%s.%N) - $s, 1))") s"
+fi
+if has new && [ "$(left)" -gt 40 ]; then students new '^(09|10|11)_' ""; fi
+if has class && [ "$(left)" -gt 60 ]; then
+  C=/tmp/class; rm -rf $C; mkdir -p $C
+  for i in $(seq -w 1 "$CLASS_N"); do
+    cp -r $ROOT/solutions $C/s$i
+    for f in $C/s$i/*/*.cu $C/s$i/*/*.cpp; do [ -f "$f" ] && echo "// student $i" >>"$f"; done
+  done
+  chmod -R o+rX $C
+  s=$(date +%s.%N)
+  timeout $(left) $B/bin/grade --mode gpu --submissions $C --jobs $CLASS_JOBS \
+    --exercise $CLASS_EX --out $G/class >"$OUT/class.txt" 2>&1
+  rc=$?
+  t=$(python3 -c "print(round($(date +%s.%N) - $s, 1))")
+  graded=$(grep -c "\] graded" "$OUT/class.txt")
+  echo "class of $CLASS_N x exercises $CLASS_EX (--jobs $CLASS_JOBS): rc $rc, $graded students graded in $t s"
+  python3 - "$OUT/class.txt" <<'PY'
+import re, sys
+ts = [float(m) for m in re.findall(r"graded \S+ in ([0-9.]+) s", open(sys.argv[1]).read())]
+if ts:
+    ts.sort()
+    print(f"  per student: median {ts[len(ts)//2]:.1f} s, min {ts[0]:.1f}, max {ts[-1]:.1f} (with {len(ts)} graded)")
+PY
+  [ -f $G/class/gradebook.csv ] && python3 -c "
+import csv,sys; rows=list(csv.reader(open('$G/class/gradebook.csv')))[1:]
+print('  gradebook:', len(rows), 'rows,', sum(r[1]==r[2] for r in rows), 'at full marks')"
+  cp $G/class/gradebook.csv "$OUT/" 2>/dev/null
+fi
+nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv,noheader
+echo "total: $(el) s"

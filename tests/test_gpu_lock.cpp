@@ -1,0 +1,84 @@
+// test_gpu_lock.cpp - the GPU lock of a class graded with --jobs N: a timing step waiting for the
+// GPU alone is not overtaken by shared steps that arrive after it, and steps that change their
+// hold do not deadlock.
+#include "course_catch.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../grader/src/gpu_lock.hpp"
+
+namespace fs = std::filesystem;
+using grader::internal::GpuLock;
+using namespace std::chrono_literals;
+
+namespace {
+fs::path lock_file(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("course-gpu-lock-" + name);
+  fs::create_directories(dir);
+  return dir / "gpu.lock";
+}
+}  // namespace
+
+TEST_CASE("GPU lock: a step waiting alone goes before shared steps that come after it") {
+  const fs::path file = lock_file("order");
+  std::mutex m;
+  std::vector<std::string> order;
+  auto note = [&](const std::string& what) {
+    const std::lock_guard<std::mutex> g(m);
+    order.push_back(what);
+  };
+  auto holder = std::make_unique<GpuLock>(file, false);  // a sanitizer run holds it shared
+  std::thread timing([&] {
+    GpuLock l(file, true);
+    note("timing");
+    std::this_thread::sleep_for(50ms);
+  });
+  std::this_thread::sleep_for(100ms);  // the timing step now waits in the turnstile
+  std::thread later([&] {
+    GpuLock l(file, false);
+    note("shared");
+  });
+  std::this_thread::sleep_for(100ms);
+  {
+    const std::lock_guard<std::mutex> g(m);
+    CHECK(order.empty());  // neither got in while the first holder holds it
+  }
+  holder.reset();
+  timing.join();
+  later.join();
+  REQUIRE(order == std::vector<std::string>{"timing", "shared"});
+}
+
+TEST_CASE("GPU lock: steps that change their hold at once do not deadlock") {
+  const fs::path file = lock_file("convert");
+  std::atomic<int> done{0};
+  std::vector<std::thread> steps;
+  for (int i = 0; i < 6; ++i) {
+    steps.emplace_back([&, i] {
+      for (int k = 0; k < 20; ++k) {
+        GpuLock l(file, false);  // a plain run, shared
+        l.set(true);             // then ncu alone
+        l.release();             // reading its report
+        l.set(i % 2 == 0);       // the sanitizers (shared) or a timing (alone)
+      }
+      ++done;
+    });
+  }
+  const auto start = std::chrono::steady_clock::now();
+  while (done < 6 && std::chrono::steady_clock::now() - start < 30s)
+    std::this_thread::sleep_for(10ms);
+  const bool finished = done == 6;
+  if (!finished) {
+    // A deadlock: the threads can never be joined, end the test process with the failure.
+    FAIL_CHECK("6 steps changing their hold 20 times each did not finish in 30 s");
+    std::_Exit(1);
+  }
+  for (auto& t : steps) t.join();
+  REQUIRE(done == 6);
+}
