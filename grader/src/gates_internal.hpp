@@ -2,8 +2,10 @@
 // functions that turn it into verdicts (gates.cpp). Not part of the API.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "grader/judge.hpp"
@@ -36,6 +38,15 @@ struct Evidence {
   Buffers timing_baseline;
   // Host exercises.
   std::vector<std::array<long long, 32>> host_cases;
+  /// Where the time went (ExerciseResult::steps).
+  std::vector<std::pair<std::string, double>> steps;
+  /// Adds step `name`: the seconds since `since`, and the part of them `w` waited for the GPU.
+  void step(const std::string& name, std::chrono::steady_clock::time_point since,
+            double waited = 0.0) {
+    steps.emplace_back(
+        name, std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count());
+    if (waited > 0) steps.emplace_back(name + " waiting for the GPU", waited);
+  }
   /// The student's report of size k (an empty one when it sent none).
   const protocol::RunReport& run(std::size_t k) const;
   bool compiled() const;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -101,13 +102,6 @@ class GpuBackend : public Backend {
     std::string harness_key = harness_sources();
     for (const auto& f : course::nvcc_flags(arch_)) harness_key += "\x1f" + f;
     harness_id_ = fmt::format("{:016x}", std::hash<std::string>{}(harness_key));
-    // Profiles that may overlap one another and plain runs (never a timing): ncu's per-
-    // instruction shared-memory counters come from its own instrumentation of the profiled
-    // process, so another process's kernels do not enter them. On where it was measured:
-    // measurements/gpu-grading/ (the concurrent-profile check). Off: ncu holds the GPU alone.
-    if (const char* v = std::getenv("COURSE_GPU_PROFILE_SHARED"); v != nullptr) {
-      profile_shared_ = std::string(v) == "1";
-    }
     sanitizer_ = have("compute-sanitizer");
     // memcheck's --padding puts a guard after every allocation: an edge tile that reads past
     // `in` lands in the guard, not in the next buffer (where memcheck would see valid memory).
@@ -191,10 +185,19 @@ class GpuBackend : public Backend {
     // runs without timing loops: each in its own sandbox that sees the GPU's device nodes.
     const fs::path lock_dir = self_dir().parent_path() / "gpu-harness";
     fs::create_directories(lock_dir);
-    // Timing runs hold the GPU alone, ncu too unless profiles may overlap; plain runs and the
-    // sanitizers share it.
-    GpuLock gpu_lock(lock_dir / "gpu.lock",
-                     job.request.timed || (job.profile_only && !profile_shared_));
+    // Timing runs and ncu hold the GPU alone (two ncu profiles at once on one H200: "An error
+    // was reported by the driver", measurements/gpu-grading/2026-12-03-class-scale.md); plain
+    // runs and the sanitizers share it.
+    using Clock = std::chrono::steady_clock;
+    double waited = 0.0;  // for the step's timings: how long others held the GPU
+    auto hold = [&waited](GpuLock& lock, bool alone) {
+      const auto t0 = Clock::now();
+      lock.set(alone);
+      waited += std::chrono::duration<double>(Clock::now() - t0).count();
+    };
+    const auto t0 = Clock::now();
+    GpuLock gpu_lock(lock_dir / "gpu.lock", job.request.timed || job.profile_only);
+    waited += std::chrono::duration<double>(Clock::now() - t0).count();
     SandboxSpec spec = base_spec(limits);
     spec.rw_dir = dir;
     spec.dev_nodes = gpu_nodes();
@@ -208,7 +211,7 @@ class GpuBackend : public Backend {
       SandboxSpec p = spec;
       p.wall_seconds = p.cpu_seconds = 300;
       p.profiler = true;  // the driver gives counters to admins only: see SandboxSpec::profiler
-      gpu_lock.set(!profile_shared_);
+      hold(gpu_lock, true);
       run_worker(resolve(ncu_argv(job.request.kernel, job.request.runs.size(),
                                   (dir / "prof").string(), worker.string(), dir.string())),
                  p, sandboxed_, job, prof);
@@ -249,7 +252,7 @@ class GpuBackend : public Backend {
       }
     }
     // The sanitizers share the GPU with plain runs (never with a timing: see GpuLock).
-    gpu_lock.set(false);
+    hold(gpu_lock, false);
     // A kernel that ran gets the job's tools; one that stopped the GPU (not a hang) gets
     // memcheck, which names the access that did it ("illegal memory access" alone says nothing).
     const bool faulted = out.started && out.exit_status != 0 && !out.timed_out;
@@ -276,6 +279,7 @@ class GpuBackend : public Backend {
     // The tools name the copy nvcc compiled, or the file as the request gave it.
     show_file_as(out, student_copy(job, dir).string(), job.shown_file);
     show_file_as(out, job.request.file, job.shown_file);
+    out.gpu_wait_seconds = waited;
     return out;
   }
 
@@ -486,7 +490,6 @@ class GpuBackend : public Backend {
 
   bool sandboxed_ = true;
   std::string harness_id_;            ///< the timing harness's sources and flags, hashed
-  bool profile_shared_ = false;       ///< ncu shares the GPU with other profiles and plain runs
   std::vector<fs::path> tool_roots_;  ///< toolkit folders outside /usr, bound read-only
   std::string path_;                  ///< PATH inside: the toolkit's bin folders first
   std::string gpu_, driver_, arch_, cuda_;

@@ -12,8 +12,8 @@
 namespace grader::internal {
 
 /// The GPU shared by a class graded with --jobs N: a timing run holds it alone (a kernel beside
-/// it would slow it down); plain runs and the sanitizers share it; ncu holds it alone unless
-/// the grader was told its profiles may overlap (GpuBackend: COURSE_GPU_PROFILE_SHARED).
+/// it would slow it down), ncu too (the driver serves one profiler at a time); plain runs and
+/// the sanitizers share it.
 ///
 /// Two flocks on files beside the grader's binaries, released when the step ends (never
 /// inherited by children): `gpu.lock` is the lock itself, shared or exclusive; `gpu.lock.turn`

@@ -332,7 +332,9 @@ protocol::RunSpec timing_run(const Evidence& ev, std::mt19937_64& rng, Buffers* 
 /// named in every problem: banksim's as "banksim (CPU)", the GPU's tools by their names.
 void collect_hybrid(Evidence& ev, const Backend& gpu, const Backend& cpu,
                     const std::vector<protocol::RunSpec>& runs, std::mt19937_64& rng) {
+  auto since = std::chrono::steady_clock::now();
   run_sizes(ev, cpu, runs, "-cpu");
+  ev.step("banksim (CPU), every size", since);
   if (!ev.compiled()) return;
   for (std::size_t k = 0; k < ev.student.size(); ++k) {
     for (protocol::RunReport& r : ev.student[k].report.runs) {
@@ -359,8 +361,10 @@ void collect_hybrid(Evidence& ev, const Backend& gpu, const Backend& cpu,
     job.request.runs = {runs[0]};
     job.inputs = {ev.inputs[0]};
     job.profile = job.profile_only = true;
+    since = std::chrono::steady_clock::now();
     const WorkerOutcome s =
         gpu.run(job, fresh_dir(ev.options, spec.slug + "-profile"), Limits{300.0});
+    ev.step("GPU: nvcc and ncu", since, s.gpu_wait_seconds);
     if (!s.report.compile.ok) {
       // nvcc refused what clang took: the GPU's build is the one that counts.
       ev.student = {s};
@@ -370,9 +374,13 @@ void collect_hybrid(Evidence& ev, const Backend& gpu, const Backend& cpu,
   }
   Buffers inputs;
   const protocol::RunSpec timing = timing_run(ev, rng, &inputs);
+  since = std::chrono::steady_clock::now();
   collect_baseline(ev, gpu, runs[0], &timing, inputs);
+  ev.step("GPU: baseline (or its cache)", since);
   if (!ev.have_baseline) return;
+  since = std::chrono::steady_clock::now();
   const WorkerOutcome t = time_student(ev, gpu, timing, inputs, true);
+  ev.step("GPU: timing and memcheck", since, t.gpu_wait_seconds);
   if (!t.report.compile.ok) {
     ev.student = {t};
     return;
@@ -641,6 +649,7 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
     result.secret_sizes.push_back(ev.sizes[k].label);
   }
   if (ev.caps.can_time && ev.student_ms > 0) result.kernel_ms = ev.student_ms;
+  result.steps = ev.steps;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

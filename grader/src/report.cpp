@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 namespace grader {
 using nlohmann::json;
@@ -171,6 +172,16 @@ json to_gradescope(const SubmissionResult& r, bool hide_secret_sizes) {
   j["extra_data"] = r.facts;
   j["extra_data"]["mode_description"] = r.mode_description;
   j["extra_data"]["max_score"] = r.max_score();
+  // Where each exercise's time went (the instructor's view of a slow class run).
+  json steps = json::object();
+  for (const ExerciseResult& e : r.exercises) {
+    json one = json::array();
+    for (const auto& [name, seconds] : e.steps) {
+      one.push_back({{"step", name}, {"seconds", std::round(seconds * 100) / 100}});
+    }
+    if (!one.empty()) steps[e.spec->id] = one;
+  }
+  if (!steps.empty()) j["extra_data"]["steps"] = steps;
   return j;
 }
 

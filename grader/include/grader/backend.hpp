@@ -60,6 +60,8 @@ struct WorkerOutcome {
   /// Set when hardware counters were asked for and could not be read (the profiler's message):
   /// the gates that need them then say so instead of judging an empty profile.
   std::string counters_error;
+  /// Seconds the step waited for the GPU (another student's timing or profile held it).
+  double gpu_wait_seconds = 0.0;
   /// Run k finished and all its buffers came back.
   bool ran(std::size_t k) const {
     return k < report.runs.size() && report.run_received[k] && report.runs[k].completed &&

@@ -57,6 +57,10 @@ struct ExerciseResult {
   std::vector<std::string> secret_sizes;
   /// The student's kernel time at the timed size, ms (GPU mode; -1 otherwise): leaderboards.
   double kernel_ms = -1.0;
+  /// Where the time went, in order: each step's name and wall-clock seconds ("banksim (CPU)",
+  /// "GPU: ncu", "GPU: baseline", "GPU: timing and memcheck"); a GPU step's seconds include its
+  /// wait for the GPU, also given as "... waiting for the GPU".
+  std::vector<std::pair<std::string, double>> steps;
   /// Sum of the gates' scores.
   int score() const;
   /// Sum of the gates' max_score.

@@ -5,8 +5,7 @@
 # `make regions-plugin`: the box has no LLVM development files) and the GPU harness (CMake target
 # gpu_harness), then runs the PARTs asked for, each timed, with everything under $OUT:
 #   probe      ncu-overlap.sh: may ncu profiles overlap (same counters alone and 4 at once)?
-#              With PROFILE_SHARED=auto the later parts grade with COURSE_GPU_PROFILE_SHARED=1
-#              when it says yes
+#   ncucost    ncu-cost.sh: one profile's seconds, the grader's ncu line against narrower ones
 #   solutions  solutions/ in GPU mode twice (a cold grader: the GPU harness is built; then warm)
 #   fake       a GPU name without a gate row (COURSE_GPU_NAME): the message and exit status
 #   calibrate  `grade calibrate` (what `make calibrate` runs): this GPU's row, against the
@@ -31,7 +30,6 @@ CLASS_JOBS=${CLASS_JOBS:-8}
 DEADLINE=${DEADLINE:-540}
 CLASS_EX=${CLASS_EX:-01 02 03 04 05 06 07 08}
 SOL_EX=${SOL_EX:-}
-PROFILE_SHARED=${PROFILE_SHARED:-0}
 T0=$(date +%s)
 el() { echo $(( $(date +%s) - T0 )); }
 has() { [[ " $PART " == *" $1 "* ]]; }
@@ -97,14 +95,13 @@ G=/tmp/grade-out; rm -rf $G; mkdir -p $G; chmod 755 $G
 if has probe; then
   OUT=$OUT/probe N=4 bash "$SRC/measurements/gpu-grading/2026-12-03-class-scale/ncu-overlap.sh" \
     >"$OUT/probe.txt" 2>&1
-  cat "$OUT/probe.txt" | head -12
-  if [ "$PROFILE_SHARED" = auto ]; then
-    PROFILE_SHARED=0; grep -q "same counters: yes" "$OUT/probe.txt" && PROFILE_SHARED=1
-  fi
+  head -14 "$OUT/probe.txt"
 fi
-[ "$PROFILE_SHARED" = auto ] && PROFILE_SHARED=0
-export COURSE_GPU_PROFILE_SHARED=$PROFILE_SHARED
-echo "COURSE_GPU_PROFILE_SHARED=$COURSE_GPU_PROFILE_SHARED"
+if has ncucost; then
+  OUT=$OUT/ncucost bash "$SRC/measurements/gpu-grading/2026-12-03-class-scale/ncu-cost.sh" \
+    >"$OUT/ncu-cost.txt" 2>&1
+  cut -c1-600 "$OUT/ncu-cost.txt"
+fi
 summary() {  # results.json junit.xml label seconds
   python3 - "$@" <<'PY'
 import json, sys, re
@@ -128,6 +125,12 @@ if has solutions; then
     t=$(python3 -c "print(round($(date +%s.%N) - $s, 1))")
     echo "solutions ($run, hybrid, --jobs 11, baselines on disk: $(ls $B/gpu-baselines 2>/dev/null | wc -l)): rc $rc"
     summary $G/sol-$run/results.json $G/sol-$run/junit.xml "solutions $run" $t
+    python3 - $G/sol-$run/results.json <<'PY'
+import json, sys
+steps = json.load(open(sys.argv[1]))["extra_data"].get("steps", {})
+for ex, ss in sorted(steps.items()):
+    print(f"  {ex}: " + "; ".join(f"{s['step']} {s['seconds']:.1f}" for s in ss))
+PY
     cp $G/sol-$run/results.json "$OUT/results-solutions-$run.json"
   done
   tail -14 "$OUT/solutions-warm.txt" | head -11
