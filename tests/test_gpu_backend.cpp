@@ -174,14 +174,21 @@ TEST_CASE("compute-sanitizer logs: each tool's finding with its kind and line", 
 
 namespace {
 
-/// Compiles `source` with nvcc for sm_90 into a relocatable object in a fresh folder.
+/// "nvcc" and the course's one flag set for the default GPU (course::nvcc_flags: what the GPU
+/// grader builds with), with the course's GPU headers: the objects tested are the grader's.
+std::string course_nvcc() {
+  std::string cmd = "nvcc";
+  for (const auto& f : course::nvcc_flags()) cmd += " " + f;
+  return cmd + " -I gpu/include";
+}
+
+/// Compiles `source` with the course's nvcc flags into a relocatable object in a fresh folder.
 fs::path nvcc_object(const std::string& name, const std::string& source) {
   const fs::path dir = fs::temp_directory_path() / ("gpu-policy-" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::ofstream(dir / (name + ".cu")) << source;
-  const std::string cmd = "nvcc -c -O3 -std=c++17 -arch=sm_90 -I gpu/include " +
-                          (dir / (name + ".cu")).string() + " -o " +
+  const std::string cmd = course_nvcc() + " -c " + (dir / (name + ".cu")).string() + " -o " +
                           (dir / (name + ".o")).string() + " >" + (dir / "log").string() + " 2>&1";
   INFO(cmd);
   REQUIRE(std::system(cmd.c_str()) == 0);
@@ -296,9 +303,8 @@ TEST_CASE("GPU mode: nvcc's error and its output name the student's file, not th
                          "  o[threadIdx.x] = 0;\n"
                          "}\n";
   std::ofstream(dir / "unit.cu") << "#include \"" << copy.string() << "\"\n";
-  const std::string cmd = "nvcc -c -std=c++17 -arch=sm_90 -I gpu/include " +
-                          (dir / "unit.cu").string() + " -o " + (dir / "unit.o").string() + " >" +
-                          (dir / "log").string() + " 2>&1";
+  const std::string cmd = course_nvcc() + " -c " + (dir / "unit.cu").string() + " -o " +
+                          (dir / "unit.o").string() + " >" + (dir / "log").string() + " 2>&1";
   REQUIRE(std::system(cmd.c_str()) != 0);
   std::ifstream in(dir / "log");
   const std::string log((std::istreambuf_iterator<char>(in)), {});

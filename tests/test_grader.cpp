@@ -14,6 +14,7 @@
 #include "course_catch.hpp"
 
 #include "course/registry.hpp"
+#include "grader/report.hpp"
 #include "grader/skeleton.hpp"
 
 namespace fs = std::filesystem;
@@ -659,4 +660,85 @@ TEST_CASE("grader: formats, a missing file, and a class with resume", "[grader][
                           " --out " + cout_dir.string() + " > /dev/null 2>&1";
   CHECK(std::system(cmd.c_str()) == 0);
   CHECK(fs::last_write_time(cout_dir / "alice" / "results.json") == stamp);
+}
+
+TEST_CASE("grader: a class's gradebook comes from the grader's typed records, kept ones included",
+          "[grader][class]") {
+  // A class of two graded into OUT; then bob fixes his kernel and the class is graded again
+  // (alice is kept, bob regraded). Each row must come from the summary the grader recorded for
+  // the student (the registry's exercise ids, never results.json's test names).
+  const fs::path klass = build_dir() / "test-grade" / "records-input";
+  fs::remove_all(klass);
+  fs::create_directories(klass / "alice");
+  fs::create_directories(klass / "bob");
+  fs::copy("solutions/04-padding-transpose", klass / "alice" / "04-padding-transpose");
+  fs::copy("tests/submissions/still_conflicting/04-padding-transpose",
+           klass / "bob" / "04-padding-transpose");
+  const std::string args = "--submissions " + klass.string() + " --exercise 04";
+  GradeRun r = grade(args + " --jobs 2", "records");
+  CHECK(r.status == 0);
+  const fs::path out = build_dir() / "test-grade" / "records";
+  const auto book = [&]() {
+    std::ifstream csv(out / "gradebook.csv");
+    return std::string((std::istreambuf_iterator<char>(csv)), {});
+  };
+  const std::string head = "student,total,max,04-padding-transpose\r\n";
+  CHECK(book() == head + "alice,100,100,100\r\nbob,10,100,10\r\n");
+  // The record is typed: a versioned summary, one line per exercise graded.
+  std::ifstream rin(out / "bob" / ".record");
+  const json rec = json::parse(rin, nullptr, false);
+  REQUIRE(rec.is_object());
+  CHECK(rec["summary"] == json::parse(R"({"version": 1, "score": 10, "max_score": 100,
+      "exercises": [{"id": "04", "score": 10, "max_score": 100}]})"));
+
+  // Grading again without --out cleared (grade() clears it): the same command by hand.
+  const auto regrade = [&](const std::string& extra) {
+    const std::string cmd = (build_dir() / "bin" / "grade").string() + " --mode cpu --seed 7 " +
+                            args + extra + " --out " + out.string() + " > " +
+                            (out.string() + ".again.log") + " 2>&1";
+    return std::system(cmd.c_str());
+  };
+  fs::remove_all(klass / "bob" / "04-padding-transpose");
+  fs::copy("solutions/04-padding-transpose", klass / "bob" / "04-padding-transpose");
+  const auto stamp = fs::last_write_time(out / "alice" / "results.json");
+  CHECK(regrade("") == 0);
+  CHECK(fs::last_write_time(out / "alice" / "results.json") == stamp);  // kept
+  CHECK(book() == head + "alice,100,100,100\r\nbob,100,100,100\r\n");
+
+  // results.json is for the platforms: its test names are words, not keys. The gradebook job
+  // (--merge-only) must not read them.
+  std::ifstream ain(out / "alice" / "results.json");
+  json alice = json::parse(ain, nullptr, false);
+  REQUIRE(alice.is_object());
+  for (auto& t : alice["tests"]) t["name"] = "padding-transpose: " + t.value("name", "");
+  std::ofstream(out / "alice" / "results.json") << alice.dump(2) << "\n";
+  CHECK(regrade(" --merge-only") == 0);
+  CHECK(book() == head + "alice,100,100,100\r\nbob,100,100,100\r\n");
+
+  // A record without a summary (an older grader's) keeps nothing: alice is graded again.
+  std::ofstream(out / "alice" / ".record") << "0123456789abcdef 0123456789abcdef\n";
+  CHECK(regrade("") == 0);
+  CHECK(fs::last_write_time(out / "alice" / "results.json") != stamp);
+  CHECK(book() == head + "alice,100,100,100\r\nbob,100,100,100\r\n");
+}
+
+TEST_CASE("grader: a student's summary reads back what was written, and no other version",
+          "[grader][class]") {
+  grader::StudentSummary s;
+  s.exercises = {{"04", 10, 100}, {"02", 100, 100}};
+  s.score = 110;
+  s.max_score = 200;
+  const json j = s;
+  const auto back = j.get<grader::StudentSummary>();
+  CHECK(back.score == 110);
+  CHECK(back.max_score == 200);
+  REQUIRE(back.find("02") != nullptr);
+  CHECK(back.find("02")->score == 100);
+  CHECK(back.find("05") == nullptr);
+  json other = j;
+  other["version"] = grader::StudentSummary::kVersion + 1;
+  CHECK_THROWS_WITH(other.get<grader::StudentSummary>(), Catch::Contains("a summary of version"));
+  json partial = j;
+  partial["exercises"][0].erase("max_score");
+  CHECK_THROWS(partial.get<grader::StudentSummary>());
 }

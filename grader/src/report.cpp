@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <stdexcept>
 
 namespace grader {
 using nlohmann::json;
@@ -56,6 +57,51 @@ int SubmissionResult::max_score() const {
   int s = 0;
   for (const auto& e : exercises) s += e.max_score();
   return s;
+}
+
+const ExerciseScore* StudentSummary::find(const std::string& id) const {
+  for (const auto& e : exercises) {
+    if (e.id == id) return &e;
+  }
+  return nullptr;
+}
+
+StudentSummary summarize(const SubmissionResult& r) {
+  StudentSummary s;
+  for (const ExerciseResult& e : r.exercises) {
+    s.exercises.push_back({e.spec->id, e.score(), e.max_score()});
+  }
+  s.score = r.score();
+  s.max_score = r.max_score();
+  return s;
+}
+
+void to_json(json& j, const ExerciseScore& e) {
+  j = {{"id", e.id}, {"score", e.score}, {"max_score", e.max_score}};
+}
+
+void from_json(const json& j, ExerciseScore& e) {
+  j.at("id").get_to(e.id);
+  j.at("score").get_to(e.score);
+  j.at("max_score").get_to(e.max_score);
+}
+
+void to_json(json& j, const StudentSummary& s) {
+  j = {{"version", s.version},
+       {"exercises", s.exercises},
+       {"score", s.score},
+       {"max_score", s.max_score}};
+}
+
+void from_json(const json& j, StudentSummary& s) {
+  j.at("version").get_to(s.version);
+  if (s.version != StudentSummary::kVersion) {
+    throw std::runtime_error(fmt::format("a summary of version {}, where this grader reads {}",
+                                         s.version, StudentSummary::kVersion));
+  }
+  j.at("exercises").get_to(s.exercises);
+  j.at("score").get_to(s.score);
+  j.at("max_score").get_to(s.max_score);
 }
 
 std::string render_table(const SubmissionResult& r, bool verbose) {

@@ -106,18 +106,21 @@ int grade_class(const Options& o, const grader::Backend& backend) {
           throw std::runtime_error("the folder is a symbolic link: submit a real folder");
         }
         const std::string fp = fingerprint(students[i], key);
-        const fs::path record_file = out / ".record";
-        std::string old;
-        std::getline(std::ifstream(record_file) >> std::ws, old);
+        std::string why;
+        const std::optional<Record> old = read_record(out, why);
         const std::string results_text = read_text(out / "results.json");
-        if (!results_text.empty() && old == record_of(fp, results_text)) {
-          resumed = true;  // unchanged since the grader's own last run: keep it
+        // Kept only with the grader's own record of it, summary included (a record of an
+        // older grader, without one, is no record): unchanged since the grader's last run.
+        if (!results_text.empty() && old && old->fingerprint == fp &&
+            old->results_hash == results_hash(results_text)) {
+          resumed = true;
         } else {
-          fs::remove(record_file);
+          fs::remove(record_file(out));
           const grader::SubmissionResult r = grade_submission(students[i], name, list, backend, o,
                                                               o.out / "work" / output_name(raw));
           write_results(r, out, o);
-          std::ofstream(record_file) << record_of(fp, read_text(out / "results.json")) << "\n";
+          write_record(out,
+                       {fp, results_hash(read_text(out / "results.json")), grader::summarize(r)});
         }
       } catch (const std::exception& e) {
         // One student's folder can never stop the class: the failure stays in that row.
@@ -129,6 +132,9 @@ int grade_class(const Options& o, const grader::Backend& backend) {
               *spec, backend, std::string("the grader could not grade this folder: ") + e.what()));
         }
         write_results(r, out, o);
+        // Its zeros go into the gradebook; no fingerprint, so the next run grades it again.
+        write_record(out,
+                     {"", results_hash(read_text(out / "results.json")), grader::summarize(r)});
       }
       const std::size_t d = ++done;
       std::lock_guard<std::mutex> lock(print);

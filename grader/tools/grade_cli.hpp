@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -82,15 +83,28 @@ int grade_class(const Options& o, const grader::Backend& backend);
 std::string grading_key(const Options& o, const std::vector<const grader::ExerciseSpec*>& list);
 /// A fingerprint of a student's files and the grading key; never throws.
 std::string fingerprint(const fs::path& dir, const std::string& key);
-/// The grader's own record of a student's results (fingerprint and results.json's hash).
-std::string record_of(const std::string& fp, const std::string& results_text);
+/// The grader's own record of a student's grading, OUT/<student>/.record (JSON), written by the
+/// grader after results.json: what a class run resumes from and the gradebook is built from.
+struct Record {
+  std::string fingerprint;   ///< fingerprint() of the folder graded ("" after a failure: regrade)
+  std::string results_hash;  ///< results_hash() of the results.json written with it
+  grader::StudentSummary summary;  ///< the typed per-exercise scores
+};
+/// The record's file in a student's output folder.
+fs::path record_file(const fs::path& out);
+/// A hash of results.json's text: results are kept on resume only when it still matches.
+std::string results_hash(const std::string& results_text);
+/// Writes the record (a temporary file renamed over the old one: never half written).
+void write_record(const fs::path& out, const Record& r);
+/// The record in `out`, or nullopt with `why` said (missing, unreadable, another version).
+std::optional<Record> read_record(const fs::path& out, std::string& why);
 /// A file's contents, or "".
 std::string read_text(const fs::path& p);
 
 // The gradebook (gradebook.cpp).
 /// One CSV field per RFC 4180, never a spreadsheet formula.
 std::string csv_field(const std::string& v);
-/// OUT/gradebook.csv from every student's results.json (fresh or kept).
+/// OUT/gradebook.csv from every student's record (fresh or kept): its typed summary.
 void write_gradebook(const Options& o, const std::vector<const grader::ExerciseSpec*>& list,
                      const std::vector<fs::path>& students);
 

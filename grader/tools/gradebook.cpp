@@ -1,5 +1,5 @@
 // gradebook.cpp - the class's gradebook: OUT/gradebook.csv (RFC 4180, no formulas), one row per
-// student folder from its results.json.
+// student folder from the typed summary in the grader's record of it (never from results.json).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -8,13 +8,9 @@
 #include <string>
 #include <vector>
 
-#include <map>
-#include <nlohmann/json.hpp>
 #include "grade_cli.hpp"
 
 namespace grade_cli {
-
-using nlohmann::json;
 
 /// One CSV field per RFC 4180 (quoted when it holds a comma, quote or line break; quotes
 /// doubled), with a leading ' before =, +, -, @ so that spreadsheets never run it as a formula.
@@ -32,8 +28,8 @@ std::string csv_field(const std::string& v) {
 
 void write_gradebook(const Options& o, const std::vector<const grader::ExerciseSpec*>& list,
                      const std::vector<fs::path>& students) {
-  // The gradebook (RFC 4180), from every student's results.json (fresh or kept): a row for
-  // every folder, empty scores when its results are missing.
+  // The gradebook (RFC 4180), from every student's record (fresh or kept), the typed summary
+  // the grader wrote: a row for every folder, empty scores where there is no record.
   const fs::path tmp = o.out / "gradebook.csv.tmp";
   {
     std::ofstream csv(tmp, std::ios::binary);
@@ -42,21 +38,24 @@ void write_gradebook(const Options& o, const std::vector<const grader::ExerciseS
     csv << "\r\n";
     for (const auto& s : students) {
       const std::string raw = s.filename().string();
-      const json j =
-          json::parse(read_text(o.out / output_name(raw) / "results.json"), nullptr, false);
+      std::string why;
+      const std::optional<Record> record = read_record(o.out / output_name(raw), why);
       csv << csv_field(display_name(raw));
-      if (!j.is_object()) {
+      if (!record) {
+        std::cerr << "grade: the gradebook's row for " << display_name(raw) << " is empty: " << why
+                  << "; grade the class again to fill it\n";
         csv << ",,";
         for (std::size_t k = 0; k < list.size(); ++k) csv << ",";
         csv << "\r\n";
         continue;
       }
-      std::map<std::string, int> per;
-      for (const auto& t : j.value("tests", json::array())) {
-        per[t.value("name", "").substr(0, 2)] += t.value("score", 0);
+      const grader::StudentSummary& sum = record->summary;
+      csv << "," << sum.score << "," << sum.max_score;
+      for (const auto* e : list) {
+        const grader::ExerciseScore* line = sum.find(e->id);
+        csv << ",";
+        if (line != nullptr) csv << line->score;
       }
-      csv << "," << j.value("score", 0) << "," << j["extra_data"].value("max_score", 0);
-      for (const auto* e : list) csv << "," << per[e->id];
       csv << "\r\n";
     }
   }

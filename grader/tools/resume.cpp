@@ -1,5 +1,5 @@
 // resume.cpp - what lets a class run resume: the grading key, each student's fingerprint and
-// the grader's record of the results it wrote.
+// the grader's record of the results it wrote (with the typed summary the gradebook reads).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -77,10 +77,41 @@ std::string fingerprint(const fs::path& dir, const std::string& key) {
   return fmt::format("{:016x}", std::hash<std::string>{}(all));
 }
 
-/// The grader's own record of a student's results: the fingerprint and a hash of the
-/// results.json it wrote. Results are kept on resume only when both still match.
-std::string record_of(const std::string& fp, const std::string& results_text) {
-  return fp + " " + fmt::format("{:016x}", std::hash<std::string>{}(results_text));
+fs::path record_file(const fs::path& out) {
+  return out / ".record";
+}
+
+std::string results_hash(const std::string& results_text) {
+  return fmt::format("{:016x}", std::hash<std::string>{}(results_text));
+}
+
+void write_record(const fs::path& out, const Record& r) {
+  const json j = {
+      {"fingerprint", r.fingerprint}, {"results_hash", r.results_hash}, {"summary", r.summary}};
+  const fs::path tmp = record_file(out).string() + ".tmp";
+  std::ofstream(tmp, std::ios::binary) << j.dump(2) << "\n";
+  fs::rename(tmp, record_file(out));
+}
+
+std::optional<Record> read_record(const fs::path& out, std::string& why) {
+  const fs::path file = record_file(out);
+  const std::string text = read_text(file);
+  if (text.empty()) {
+    why = file.string() + ": no record (the student was not graded, or the run was cut short)";
+    return std::nullopt;
+  }
+  try {
+    const json j = json::parse(text);
+    Record r;
+    j.at("fingerprint").get_to(r.fingerprint);
+    j.at("results_hash").get_to(r.results_hash);
+    j.at("summary").get_to(r.summary);
+    return r;
+  } catch (const std::exception& e) {
+    // A record of an older grader (a line of text, or another summary version) is no record.
+    why = file.string() + ": not a record this grader reads (" + e.what() + ")";
+    return std::nullopt;
+  }
 }
 
 std::string read_text(const fs::path& p) {

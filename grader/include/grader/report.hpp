@@ -26,6 +26,37 @@ struct SubmissionResult {
   int max_score() const;
 };
 
+/// One exercise's line of a student's summary: its id in the registry and its points.
+struct ExerciseScore {
+  std::string id;     ///< the registry's exercise id ("04"), from the ExerciseSpec graded
+  int score = 0;      ///< ExerciseResult::score()
+  int max_score = 0;  ///< ExerciseResult::max_score()
+};
+
+/// A graded student's typed summary: what the class gradebook is built from. The grader writes
+/// it from the SubmissionResult (into its own record beside results.json), so nothing is ever
+/// parsed back out of results.json's test names or out of anything the student's code wrote.
+struct StudentSummary {
+  /// The layout's version: a summary of another version is not read (the student is regraded).
+  static constexpr int kVersion = 1;
+  int version = kVersion;
+  std::vector<ExerciseScore> exercises;  ///< one per exercise graded, in the order graded
+  int score = 0;                         ///< SubmissionResult::score()
+  int max_score = 0;                     ///< SubmissionResult::max_score()
+  /// The line of exercise `id`, or nullptr when it was not graded.
+  const ExerciseScore* find(const std::string& id) const;
+};
+
+/// The summary of a graded submission.
+StudentSummary summarize(const SubmissionResult& r);
+void to_json(nlohmann::json& j, const ExerciseScore& e);
+/// Throws nlohmann::json::exception when a key is missing or of the wrong type.
+void from_json(const nlohmann::json& j, ExerciseScore& e);
+void to_json(nlohmann::json& j, const StudentSummary& s);
+/// Throws nlohmann::json::exception on a missing key or one of the wrong type, and
+/// std::runtime_error on a summary of another version.
+void from_json(const nlohmann::json& j, StudentSummary& s);
+
 /// exercise | builds | correct | conflicts | speed-up | points, then one line per failed gate.
 std::string render_table(const SubmissionResult& r, bool verbose);
 /// Gradescope's results.json: score, execution_time, output, tests[], extra_data.
