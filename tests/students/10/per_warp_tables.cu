@@ -23,7 +23,6 @@ __global__ void histogram256(unsigned* partial, const unsigned* data, int n) {
   for (int i = threadIdx.x; i < kBins * (kThreads / kWarp); i += kThreads)
     hist[i / kBins][i % kBins] = 0;
   __syncthreads();
-  const int lane = threadIdx.x % kWarp;
   const auto count = [&](unsigned v) { atomicAdd(&hist[threadIdx.x / kWarp][v], 1u); };
   const auto count_word = [&](unsigned word) {
     for (int k = 0; k < 4; ++k) count((word >> (8 * k)) & 0xFF);
