@@ -724,14 +724,15 @@ ExerciseSpec ex10() {  // the solution makes 7x fewer atomic wavefronts on the p
   // before counting, 512 threads, 256 KiB per block; on bytes that put the one table's updates
   // on 8 words of one bank the per-lane layout ran 2.97-3.17x the one table in that shape on the
   // H200 (2.45x in the worst shape, 1 MiB per block). This data makes 7.03 wavefronts per update
-  // in the one table (banksim), the shapes page's 7.9: the gate asks 1.5x. The CPU gate mirrors
-  // it: the model's 3.24x for the solution x 1.5 / 3.0. Both are to be confirmed by the H200 run
-  // of measurements/lessons/2026-12-03-histogram-exercise (`make calibrate` and run.sh there):
-  // then CPU gate = 3.24 x 1.5 / the measured ratio.
-  e.thresholds.cpu_min_cost_ratio = 1.6;
+  // in the one table (banksim), the shapes page's 7.9. The gate asks 1.6x: below the measured
+  // 3.17x by 2x, below the worst shape by 1.5x, and at least half the reference's ratio (the
+  // calibration's rule). The CPU gate mirrors it: the model's 3.24x for the solution x 1.6 / 3.0.
+  // Both are to be confirmed by the H200 run of measurements/lessons/2026-12-03-histogram-exercise
+  // (run.sh) and `make calibrate`: then CPU gate = 3.24 x 1.6 / the measured ratio.
+  e.thresholds.cpu_min_cost_ratio = 1.7;
   e.thresholds.reference = SpeedReference::kBaseline;
   e.thresholds.gpu = {
-      {"NVIDIA H200", 1.5,
+      {"NVIDIA H200", 1.6,
        "measurements/lessons/2026-12-03-histogram-shapes: per-lane layout 2.97-3.17x the one "
        "table in this kernel's shape on bytes in one bank (2.45x at 1 MiB per block); the "
        "exercise itself: measurements/lessons/2026-12-03-histogram-exercise"}};
