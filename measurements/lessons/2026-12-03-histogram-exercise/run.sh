@@ -16,7 +16,7 @@ set -u
 SRC=$(cd "$(dirname "$0")/../../.." && pwd)
 HERE=measurements/lessons/2026-12-03-histogram-exercise
 OUT=${OUT:-/tmp/histogram-exercise}
-mkdir -p "$OUT"
+mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)  # absolute: the script works from the repository root
 REG=${COURSE_REGISTRY:-$SRC/build/bin/course-registry}
 if [ -n "${NVCC_FLAGS_FILE:-}" ]; then
   mapfile -t FLAGS <"$NVCC_FLAGS_FILE"
