@@ -149,20 +149,21 @@ TEST_CASE("registry: nvcc_widths_expected marks exactly the solutions with acces
   }
 }
 
-TEST_CASE("registry: banksim counts exercise 09 as Nsight Compute did on the H200",
+TEST_CASE("registry: banksim counts exercises 09 and 10 as Nsight Compute did on the H200",
           "[registry][banksim]") {
-  // measurements/lessons/2026-12-03-reductions-histograms: ncu on the H200, one launch at sizes[0]
-  // with the inputs make_job(..., seed 11) draws (measure.cu): shared load, store and atomic
-  // instructions and wavefronts. The solution agrees exactly. Exercise 10's rows return with
-  // Nsight Compute's counts of its present kernels and data (ncu.csv of
-  // measurements/lessons/2026-12-03-histogram-exercise/run.sh; banksim: solution 25219 atomics,
-  // 25219 wavefronts; baseline 25219, 177059).
+  // ncu on the H200, one launch at sizes[0] with the inputs make_job(..., seed 11) draws: shared
+  // load, store and atomic instructions and wavefronts. 09: measurements/lessons/
+  // 2026-12-03-reductions-histograms; 10: measurements/lessons/2026-12-03-histogram-exercise
+  // (h200/ncu.csv). The solutions agree exactly; 10's baseline atomics within 2% (banksim 177059
+  // wavefronts, the H200 180000).
   struct Want {
     const char* id;
     bool solution;
     std::uint64_t ld, ld_wf, st, st_wf, atom, atom_wf;
   };
-  const Want wants[] = {{"09", true, 1041, 1041, 705, 705, 0, 0}};
+  const Want wants[] = {{"09", true, 1041, 1041, 705, 705, 0, 0},
+                        {"10", false, 32, 32, 32, 32, 25219, 180000},
+                        {"10", true, 1024, 1024, 1024, 1024, 25219, 25219}};
   for (const Want& w : wants) {
     const course::ExerciseSpec& e = *course::find_exercise(w.id);
     const course::Size& s = e.sizes[0];

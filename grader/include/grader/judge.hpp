@@ -89,7 +89,9 @@ struct BaselineEvidence {
 /// key it was written for matches, and a file that does not parse is ignored (run again).
 class BaselineCache {
  public:
+  /// A cache in memory only (CPU mode, tests).
   BaselineCache() = default;
+  /// A cache kept in memory and in `dir` (created when the first entry is written).
   explicit BaselineCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
   /// The entry for `key` (from memory, else from the folder), or nullptr.
   std::shared_ptr<const BaselineEvidence> find(const std::string& key) const;

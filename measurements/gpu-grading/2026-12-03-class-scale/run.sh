@@ -5,6 +5,7 @@
 # `make regions-plugin`: the box has no LLVM development files) and the GPU harness (CMake target
 # gpu_harness), then runs the PARTs asked for, each timed, with everything under $OUT:
 #   probe      ncu-overlap.sh: may ncu profiles overlap (same counters alone and 4 at once)?
+#   lesson     measurements/lessons/2026-12-03-histogram-exercise/run.sh (exercise 10 timed)
 #   ncucost    ncu-cost.sh: one profile's seconds, the grader's ncu line against narrower ones
 #   solutions  solutions/ in GPU mode twice (a cold grader: the GPU harness is built; then warm)
 #   fake       a GPU name without a gate row (COURSE_GPU_NAME): the message and exit status
@@ -96,6 +97,11 @@ if has probe; then
   OUT=$OUT/probe N=4 bash "$SRC/measurements/gpu-grading/2026-12-03-class-scale/ncu-overlap.sh" \
     >"$OUT/probe.txt" 2>&1
   head -14 "$OUT/probe.txt"
+fi
+if has lesson; then  # exercise 10 measured as the lesson quotes it (about a minute)
+  COURSE_REGISTRY=$B/bin/course-registry OUT=$OUT/hist \
+    bash "$SRC/measurements/lessons/2026-12-03-histogram-exercise/run.sh" >"$OUT/hist.txt" 2>&1
+  echo "lesson 10 measurement: rc $?"; tail -40 "$OUT/hist.txt"
 fi
 if has ncucost; then
   OUT=$OUT/ncucost bash "$SRC/measurements/gpu-grading/2026-12-03-class-scale/ncu-cost.sh" \
