@@ -150,6 +150,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--keep", action="store_true", help="keep the class and output folders")
     ap.add_argument("--json", default=None, help="also write the comparison as JSON here")
+    ap.add_argument("--deadline", type=float, default=None,
+                    help="seconds: stop the grader then and compare the students it graded "
+                         "(the others are listed as not graded)")
     ap.add_argument("--no-reference", action="store_true",
                     help="leave out the reference rows (each exercise's solutions/ file, expected "
                          "at full marks: when one fails, that exercise's gates are miscalibrated)")
@@ -204,7 +207,7 @@ def main():
     base = tempfile.mkdtemp(prefix="students-")
     os.chmod(base, 0o755)
     klass, out = os.path.join(base, "class"), os.path.join(base, "out")
-    rows, mismatches, report = [], 0, []
+    rows, mismatches, report, not_graded = [], 0, [], []
     try:
         for s in students:
             slug, file = table[s["exercise"]]
@@ -231,9 +234,20 @@ def main():
         t0 = time.time()
         # The grader's progress (one line per student in a log) goes straight through, so that a
         # run cut short still shows how far it got.
-        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=None)
-        print(f"graded {len(students)} students in {time.time() - t0:.0f} s (exit {p.returncode})",
-              flush=True)
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=None)
+        cut = False
+        try:
+            p.wait(timeout=args.deadline)
+        except subprocess.TimeoutExpired:
+            cut = True
+            p.terminate()
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        print(f"graded {len(students)} students in {time.time() - t0:.0f} s (exit {p.returncode})"
+              + (f"; cut at the deadline ({args.deadline:g} s)" if cut else ""), flush=True)
 
         for s in students:
             slug, _ = table[s["exercise"]]
@@ -243,6 +257,9 @@ def main():
             if args.mode == "cpu" and "cpu_expect" in s:
                 expect = s["cpu_expect"]
             rj = os.path.join(out, s["name"], "results.json")
+            if cut and not os.path.exists(rj):
+                not_graded.append(s["name"])
+                continue
             err = "empty"
             try:
                 results = json.load(open(rj, encoding="utf-8"))
@@ -283,12 +300,16 @@ def main():
     gaps = [s["name"] for s in students if ("cpu_expect" if args.mode == "cpu" else "gpu_expect") in s]
     if gaps:
         print(f"known gaps of {args.mode} mode (see their known_gap): {', '.join(gaps)}")
+    if not_graded:
+        print(f"not graded before the deadline ({len(not_graded)}): {', '.join(not_graded)}")
     print(f"\n{len(rows) - mismatches}/{len(rows)} as a fair grader expects ({args.mode} mode)"
-          + (f"; {mismatches} MISMATCH" if mismatches else ""))
+          + (f"; {mismatches} MISMATCH" if mismatches else "")
+          + (f"; {len(not_graded)} not graded (deadline)" if not_graded else ""))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"mode": args.mode, "students": report}, f, indent=1)
-    return 1 if mismatches else 0
+            json.dump({"mode": args.mode, "students": report, "not_graded": not_graded}, f,
+                      indent=1)
+    return 1 if mismatches or not_graded else 0
 
 
 if __name__ == "__main__":
