@@ -137,17 +137,21 @@ fs::path BaselineCache::file_for(const std::string& key) const {
 }
 
 std::shared_ptr<const BaselineEvidence> BaselineCache::find(const std::string& key) const {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  if (const auto it = entries_.find(key); it != entries_.end()) return it->second;
-  if (dir_.empty()) return nullptr;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (const auto it = entries_.find(key); it != entries_.end()) return it->second;
+    if (dir_.empty()) return nullptr;
+  }
+  // Read outside the lock: an entry holds the baseline's outputs at the timed size (hundreds of
+  // MB for some exercises), and other exercises read theirs meanwhile.
   std::ifstream in(file_for(key), std::ios::binary);
   if (!in) return nullptr;
   const std::string data((std::istreambuf_iterator<char>(in)), {});
   auto e = decode(key, data);
   if (e == nullptr) return nullptr;
+  const std::lock_guard<std::mutex> lock(mutex_);
   ++from_disk_;
-  entries_.emplace(key, e);
-  return e;
+  return entries_.emplace(key, e).first->second;  // an entry put meanwhile stays
 }
 
 void BaselineCache::put(const std::string& key, BaselineEvidence e) {
