@@ -14,8 +14,9 @@
 //   - a new entry block reads the thread's frame (banksim_current_frame, set by the runtime) and
 //     jumps to the region the frame names (0: the kernel's start);
 //   - values used across a barrier, and every local variable (alloca), live in the frame.
-// Before that, in every function, each loop whose body calls anything (the access hooks are
-// calls) keeps banksim_loop_epoch, a hash of the iterations a thread is in: its header mixes
+// Before that, in every function, each loop whose code may access shared memory (an access
+// hook on an address not shown local or global, a call that may make one) keeps
+// banksim_loop_epoch, a hash of the iterations a thread is in: its header mixes
 // the loop's number into it, its exits put back the value from before the loop. Lanes of a warp
 // in the same iteration then share an epoch, which is how the runtime groups the accesses of
 // lanes that diverged into what the hardware issues together (one request per iteration).
@@ -29,6 +30,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -364,19 +366,107 @@ void drop_builtin_checks(Module& m) {
   for (CallInst* call : drop) call->eraseFromParent();
 }
 
-// Whether a loop's body calls a function (an access hook, a device function): a loop with no
-// call has no shared access to group, and keeps no epoch.
-bool calls_anything(const Loop& loop) {
-  for (const BasicBlock* bb : loop.blocks()) {
-    for (const Instruction& i : *bb) {
-      if (isa<CallBase>(i) && !isa<IntrinsicInst>(i)) return true;
+// Whether code may access shared memory, the only thing a loop epoch is read by: the runtime
+// tags each traced shared access with it (trace.hpp), and nothing else (barriers, warp
+// functions, global accesses, branches) reads it. A loop none of whose code (callees included)
+// may touch shared memory therefore needs no epoch: its exits would put back the value from
+// before it anyway, so its ticks could never be seen. Conservative: what is not shown local,
+// global or unaccessed counts as shared.
+class SharedAnalysis {
+ public:
+  bool may_touch_shared(const Loop& loop) {
+    for (const BasicBlock* bb : loop.blocks()) {
+      for (const Instruction& i : *bb) {
+        if (const auto* call = dyn_cast<CallBase>(&i); call != nullptr && may_touch(*call)) {
+          return true;
+        }
+      }
     }
+    return false;
   }
-  return false;
-}
+
+ private:
+  // A pointer (or AddressSanitizer's integer address) that cannot point into shared memory: a
+  // local (alloca), a variable outside the banksim_shared section, or a parameter of a function
+  // nothing calls directly (a kernel: its pointers come from the host, device memory).
+  static bool surely_not_shared(const Value* address) {
+    if (const auto* cast = dyn_cast<PtrToIntOperator>(address)) address = cast->getOperand(0);
+    if (!address->getType()->isPointerTy()) return false;
+    SmallVector<const Value*, 4> bases;  // through phis and selects (a pointer stepped in a loop)
+    getUnderlyingObjects(address, bases, nullptr, 0);
+    for (const Value* base : bases) {
+      if (isa<AllocaInst>(base)) continue;
+      if (const auto* g = dyn_cast<GlobalVariable>(base);
+          g != nullptr && !g->isDeclaration() && g->getSection() != "banksim_shared") {
+        continue;
+      }
+      if (const auto* arg = dyn_cast<Argument>(base);
+          arg != nullptr && !is_called_directly(*arg->getParent())) {
+        continue;
+      }
+      return false;
+    }
+    return !bases.empty();
+  }
+
+  // Whether the pointer arguments of a call to a runtime function that traces them may be shared.
+  static bool any_maybe_shared(const CallBase& call, std::initializer_list<unsigned> args) {
+    for (unsigned a : args) {
+      if (a < call.arg_size() && !surely_not_shared(call.getArgOperand(a))) return true;
+    }
+    return false;
+  }
+
+  bool may_touch(const CallBase& call) {
+    if (call.isInlineAsm()) return false;  // banksim's inline asm reads threadIdx/blockIdx
+    const Function* callee = call.getCalledFunction();
+    if (callee == nullptr) return true;  // through a pointer: anything
+    if (const auto* mem = dyn_cast<AnyMemIntrinsic>(&call)) {
+      if (const auto* transfer = dyn_cast<AnyMemTransferInst>(mem)) {
+        if (!surely_not_shared(transfer->getRawSource())) return true;
+      }
+      return !surely_not_shared(mem->getRawDest());
+    }
+    if (callee->isIntrinsic()) return false;
+    const StringRef name = callee->getName();
+    if (callee->isDeclaration()) {
+      // The hooks that trace an access (abi.cpp), by the operands that are addresses.
+      if (name.startswith("__asan_load") || name.startswith("__asan_store") ||
+          name == "banksim_atomic_i32" || name == "banksim_atomic_u32" ||
+          name == "banksim_atomic_u64" || name == "banksim_atomic_f32" ||
+          name == "banksim_atomic_f64") {
+        return any_maybe_shared(call, {name.startswith("banksim_atomic") ? 1U : 0U});
+      }
+      if (name == "__asan_memcpy" || name == "__asan_memmove" || name == "banksim_bulk_copy") {
+        return any_maybe_shared(call, {0, 1});
+      }
+      if (name == "__asan_memset") return any_maybe_shared(call, {0});
+      // Runtime functions that trace no memory access, and what declares it reads no memory.
+      if (name.startswith("__asan_report") || name == kBarrier || suspends_by_name(name) ||
+          name == "__asan_handle_no_return" || callee->doesNotAccessMemory()) {
+        return false;
+      }
+      return true;  // unknown: it may trace shared accesses
+    }
+    auto it = memo_.find(callee);
+    if (it != memo_.end()) return it->second;
+    memo_[callee] = true;  // recursion: assume it may, until shown otherwise
+    bool result = false;
+    for (const Instruction& i : instructions(*callee)) {
+      if (const auto* c = dyn_cast<CallBase>(&i); c != nullptr && may_touch(*c)) {
+        result = true;
+        break;
+      }
+    }
+    memo_[callee] = result;
+    return result;
+  }
+
+  DenseMap<const Function*, bool> memo_;
+};
 
 // The loop epochs of one function (see the file's header).
-void mark_loop_epochs(Function& f, GlobalVariable* epoch) {
+void mark_loop_epochs(Function& f, GlobalVariable* epoch, SharedAnalysis& shared) {
   if (f.isDeclaration() || f.hasFnAttribute(kEpochAttr)) return;
   f.addFnAttr(kEpochAttr);
   DominatorTree dt(f);
@@ -389,7 +479,7 @@ void mark_loop_epochs(Function& f, GlobalVariable* epoch) {
   // outer one first, so that the inner one's restore runs before the outer one's.
   for (Loop* loop : loops.getLoopsInPreorder()) {
     ++number;
-    if (!calls_anything(*loop)) continue;
+    if (!shared.may_touch_shared(*loop)) continue;  // its epoch could never be read
     BasicBlock* header = loop->getHeader();
     SmallVector<BasicBlock*, 4> entering;
     for (BasicBlock* pred : predecessors(header)) {
@@ -441,7 +531,8 @@ struct RegionsPass : PassInfoMixin<RegionsPass> {
     drop_builtin_checks(m);
     auto* epoch =
         cast<GlobalVariable>(m.getOrInsertGlobal(kEpochVar, Type::getInt32Ty(m.getContext())));
-    for (Function& f : m) mark_loop_epochs(f, epoch);
+    SharedAnalysis shared;
+    for (Function& f : m) mark_loop_epochs(f, epoch, shared);
     // The module asked for fibers only (banksim's --fibers): loop epochs, no kernel cut.
     const bool cut_none = m.getNamedValue("banksim_fibers_only") != nullptr;
     SuspendAnalysis analysis;
