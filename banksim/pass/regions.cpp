@@ -20,8 +20,9 @@
 // the loop's number into it, its exits put back the value from before the loop. Lanes of a warp
 // in the same iteration then share an epoch, which is how the runtime groups the accesses of
 // lanes that diverged into what the hardware issues together (one request per iteration).
-// A table, __banksim_region_kernels, names each kernel cut this way and its frame's size; the
-// runtime runs the others with fibers. The pass knows nothing of banks or grading.
+// A table, __banksim_region_kernels, names each kernel cut this way, its frame's size and whether
+// a thread may stop inside a loop that keeps an epoch; the runtime runs the others with fibers. The
+// pass knows nothing of banks or grading.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -465,13 +466,32 @@ class SharedAnalysis {
   DenseMap<const Function*, bool> memo_;
 };
 
-// The loop epochs of one function (see the file's header).
-void mark_loop_epochs(Function& f, GlobalVariable* epoch, SharedAnalysis& shared) {
-  if (f.isDeclaration() || f.hasFnAttribute(kEpochAttr)) return;
+// Whether a loop calls one of the stops a kernel is cut at.
+bool stops_in(const Loop& loop) {
+  for (const BasicBlock* bb : loop.blocks()) {
+    for (const Instruction& i : *bb) {
+      const auto* call = dyn_cast<CallInst>(&i);
+      const Function* callee = call == nullptr ? nullptr : call->getCalledFunction();
+      if (callee != nullptr &&
+          (callee->getName() == kBarrier || suspends_by_name(callee->getName()))) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// The loop epochs of one function (see the file's header). Returns whether a loop that keeps
+// one has a stop in it: only then can a thread of a kernel cut into regions return to the
+// runtime with its epoch changed (a loop's exits put back the value from before it), and only
+// then must the runtime save and restore the epoch per thread (the table's third field).
+bool mark_loop_epochs(Function& f, GlobalVariable* epoch, SharedAnalysis& shared) {
+  if (f.isDeclaration() || f.hasFnAttribute(kEpochAttr)) return false;
   f.addFnAttr(kEpochAttr);
   DominatorTree dt(f);
   LoopInfo loops(dt);
-  if (loops.empty()) return;
+  if (loops.empty()) return false;
+  bool stops_in_epochs = false;
   Type* i32 = Type::getInt32Ty(f.getContext());
   const auto salt_base = static_cast<std::uint32_t>(std::hash<std::string>{}(f.getName().str()));
   std::uint32_t number = 0;
@@ -494,6 +514,7 @@ void mark_loop_epochs(Function& f, GlobalVariable* epoch, SharedAnalysis& shared
                !to->isEHPad();
     }
     if (!plain) continue;  // the loop's accesses pair by count, as without the pass
+    stops_in_epochs |= stops_in(*loop);
     IRBuilder<> at_entry(&*f.getEntryBlock().getFirstInsertionPt());
     AllocaInst* before = at_entry.CreateAlloca(i32, nullptr, "banksim.epoch.before");
     for (BasicBlock* bb : entering) {
@@ -512,6 +533,7 @@ void mark_loop_epochs(Function& f, GlobalVariable* epoch, SharedAnalysis& shared
       r.CreateStore(r.CreateLoad(i32, before), epoch);
     }
   }
+  return stops_in_epochs;
 }
 
 struct RegionsPass : PassInfoMixin<RegionsPass> {
@@ -532,7 +554,10 @@ struct RegionsPass : PassInfoMixin<RegionsPass> {
     auto* epoch =
         cast<GlobalVariable>(m.getOrInsertGlobal(kEpochVar, Type::getInt32Ty(m.getContext())));
     SharedAnalysis shared;
-    for (Function& f : m) mark_loop_epochs(f, epoch, shared);
+    SmallPtrSet<const Function*, 16> stops_in_epochs;
+    for (Function& f : m) {
+      if (mark_loop_epochs(f, epoch, shared)) stops_in_epochs.insert(&f);
+    }
     // The module asked for fibers only (banksim's --fibers): loop epochs, no kernel cut.
     const bool cut_none = m.getNamedValue("banksim_fibers_only") != nullptr;
     SuspendAnalysis analysis;
@@ -551,22 +576,23 @@ struct RegionsPass : PassInfoMixin<RegionsPass> {
     LLVMContext& cx = m.getContext();
     Type* i8p = Type::getInt8PtrTy(cx);
     Type* i64 = Type::getInt64Ty(cx);
-    StructType* entry_type = StructType::get(cx, {i8p, i64});
+    // An entry: the function, its frame's size, whether a thread may return at a stop with its
+    // loop epoch changed (1: the runtime saves and restores it per thread) or not (0).
+    StructType* entry_type = StructType::get(cx, {i8p, i64, i64});
     std::vector<Constant*> entries;
-    for (auto& [f, barriers] : kernels) {
-      const std::uint64_t size = cut(*f, barriers);
+    const auto add = [&](Function* f, std::uint64_t size, bool keep_epoch) {
       entries.push_back(ConstantStruct::get(
-          entry_type, {ConstantExpr::getBitCast(f, i8p), ConstantInt::get(i64, size)}));
-    }
+          entry_type, {ConstantExpr::getBitCast(f, i8p), ConstantInt::get(i64, size),
+                       ConstantInt::get(i64, keep_epoch ? 1 : 0)}));
+    };
+    for (auto& [f, barriers] : kernels) add(f, cut(*f, barriers), stops_in_epochs.count(f) != 0);
     // Frame size 0: the function neither reads nor needs a frame; each call runs a thread to its
     // end.
-    for (Function* f : uncut) {
-      entries.push_back(ConstantStruct::get(
-          entry_type, {ConstantExpr::getBitCast(f, i8p), ConstantInt::get(i64, 0)}));
-    }
+    for (Function* f : uncut) add(f, 0, false);  // no stop: it returns only at its end
     // The table ends with a null function (so that it is never empty).
-    entries.push_back(ConstantStruct::get(
-        entry_type, {ConstantPointerNull::get(cast<PointerType>(i8p)), ConstantInt::get(i64, 0)}));
+    entries.push_back(
+        ConstantStruct::get(entry_type, {ConstantPointerNull::get(cast<PointerType>(i8p)),
+                                         ConstantInt::get(i64, 0), ConstantInt::get(i64, 1)}));
     ArrayType* table_type = ArrayType::get(entry_type, entries.size());
     auto* table = cast<GlobalVariable>(m.getOrInsertGlobal(kTable, table_type));
     table->setConstant(true);
