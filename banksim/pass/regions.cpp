@@ -592,7 +592,7 @@ struct RegionsPass : PassInfoMixin<RegionsPass> {
     // The table ends with a null function (so that it is never empty).
     entries.push_back(
         ConstantStruct::get(entry_type, {ConstantPointerNull::get(cast<PointerType>(i8p)),
-                                         ConstantInt::get(i64, 0), ConstantInt::get(i64, 1)}));
+                                         ConstantInt::get(i64, 0), ConstantInt::get(i64, 0)}));
     ArrayType* table_type = ArrayType::get(entry_type, entries.size());
     auto* table = cast<GlobalVariable>(m.getOrInsertGlobal(kTable, table_type));
     table->setConstant(true);
