@@ -8,7 +8,10 @@
 #include "../../../tests/public/cuda-samples/reduction_kernel.cu"
 
 template __global__ void reduce5<float, 256>(float*, float*, unsigned int);
-extern "C" bool isPow2(unsigned int x) { return (x & (x - 1)) == 0; }  // the sample defines it elsewhere
+// The sample's host code calls isPow2, defined in another file of the sample.
+extern "C" bool isPow2(unsigned int x) {
+  return (x & (x - 1)) == 0;
+}
 
 __global__ void pred_one_barrier(float* out) {
   extern __shared__ float s[];
