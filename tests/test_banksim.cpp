@@ -75,7 +75,8 @@ Module& module(const std::string& file) {
       {"half_types.cu", {"half2_sum", "half_column", "bf16_fma", "half_round"}},
       {"vector_types_all.cu", {"make_all", "cuda_std", "float3_cross"}},
       {"intrinsics.cu", {"warp_collectives", "integer_math", "scoped_atomics"}},
-      {"divergent_loops.cu", {"take_turns", "take_turns_fibers", "lane_trips"}},
+      {"divergent_loops.cu",
+       {"take_turns", "take_turns_fibers", "lane_trips", "take_turns_call", "take_turns_pointer"}},
       {"problems.cu",
        {"race_missing_sync", "race_same_word", "same_value_write", "oob_shared_write",
         "oob_into_next", "oob_dynamic", "uninitialized", "early_return", "oob_global",
@@ -1325,6 +1326,20 @@ TEST_CASE("divergent loops: one request per iteration, the lanes that skip it le
     // Pairing each lane's k-th load gave 6 requests of 32 lanes mixing iterations.
     CHECK(s.requests == kTrips);
     CHECK(s.wavefronts == 8 * kTrips);  // 24 lanes, 8 on each of 3 banks, in every iteration
+  }
+  // The same loop with its load in a called function, and through a stepped pointer beside a
+  // global read: the pass must still see a shared access in the loop (or it keeps no epoch).
+  DeviceBuffer in(kTrips * sizeof(float));
+  for (const auto& [kernel, name] : {std::pair{"take_turns_call", "load_at_load"},
+                                     std::pair{"take_turns_pointer", "take_turns_pointer_load"}}) {
+    INFO(kernel);
+    const LaunchReport r =
+        std::string(kernel) == "take_turns_call"
+            ? run_warp("divergent_loops.cu", kernel, {out, Arg::scalar(kTrips)})
+            : run_warp("divergent_loops.cu", kernel, {out, in, Arg::scalar(kTrips)});
+    const auto& s = stats(r, marker(corpus("divergent_loops.cu"), name), kLoad);
+    CHECK(s.requests == kTrips);
+    CHECK(s.wavefronts == 8 * kTrips);
   }
   const LaunchReport r = run_warp("divergent_loops.cu", "lane_trips", {out, Arg::scalar(kTrips)});
   const auto& after = stats(r, marker(corpus("divergent_loops.cu"), "after_inner_load"), kLoad);

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -40,12 +41,15 @@ Module& regions_module(bool regions) {
   return it->second;
 }
 
-/// The report as JSON, less what may differ between the two ways of running (time, the way).
-nlohmann::json comparable(const LaunchReport& r) {
+/// The report as JSON text, less what may differ between the two ways of running (time, the
+/// way, and the addresses its messages name: each run allocates its own buffers, which the
+/// allocator need not place where the other run's were).
+std::string comparable(const LaunchReport& r) {
   nlohmann::json j = r.to_json();
   j.erase("seconds");
   j.erase("execution");
-  return j;
+  static const std::regex address("0x[0-9a-f]+");
+  return std::regex_replace(j.dump(1), address, "0x(address)");
 }
 
 struct Run {
@@ -91,7 +95,7 @@ TEST_CASE("regions: each kernel gives the same outputs, counts and problems as w
     const Run regions = run(true, kernel, 3);
     CHECK_FALSE(fibers.report.regions);
     CHECK(regions.report.regions == (BANKSIM_REGIONS_BUILT != 0 && cut.at(kernel)));
-    CHECK(comparable(regions.report).dump(1) == comparable(fibers.report).dump(1));
+    CHECK(comparable(regions.report) == comparable(fibers.report));
     CHECK(regions.out == fibers.out);
   }
 }

@@ -14,13 +14,15 @@
 //   - a new entry block reads the thread's frame (banksim_current_frame, set by the runtime) and
 //     jumps to the region the frame names (0: the kernel's start);
 //   - values used across a barrier, and every local variable (alloca), live in the frame.
-// Before that, in every function, each loop whose body calls anything (the access hooks are
-// calls) keeps banksim_loop_epoch, a hash of the iterations a thread is in: its header mixes
+// Before that, in every function, each loop whose code may access shared memory (an access
+// hook on an address not shown local or global, a call that may make one) keeps
+// banksim_loop_epoch, a hash of the iterations a thread is in: its header mixes
 // the loop's number into it, its exits put back the value from before the loop. Lanes of a warp
 // in the same iteration then share an epoch, which is how the runtime groups the accesses of
 // lanes that diverged into what the hardware issues together (one request per iteration).
-// A table, __banksim_region_kernels, names each kernel cut this way and its frame's size; the
-// runtime runs the others with fibers. The pass knows nothing of banks or grading.
+// A table, __banksim_region_kernels, names each kernel cut this way, its frame's size and whether
+// a thread may stop inside a loop that keeps an epoch; the runtime runs the others with fibers. The
+// pass knows nothing of banks or grading.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,6 +31,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -364,24 +367,131 @@ void drop_builtin_checks(Module& m) {
   for (CallInst* call : drop) call->eraseFromParent();
 }
 
-// Whether a loop's body calls a function (an access hook, a device function): a loop with no
-// call has no shared access to group, and keeps no epoch.
-bool calls_anything(const Loop& loop) {
+// Whether code may access shared memory, the only thing a loop epoch is read by: the runtime
+// tags each traced shared access with it (trace.hpp), and nothing else (barriers, warp
+// functions, global accesses, branches) reads it. A loop none of whose code (callees included)
+// may touch shared memory therefore needs no epoch: its exits would put back the value from
+// before it anyway, so its ticks could never be seen. Conservative: what is not shown local,
+// global or unaccessed counts as shared.
+class SharedAnalysis {
+ public:
+  bool may_touch_shared(const Loop& loop) {
+    for (const BasicBlock* bb : loop.blocks()) {
+      for (const Instruction& i : *bb) {
+        if (const auto* call = dyn_cast<CallBase>(&i); call != nullptr && may_touch(*call)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+ private:
+  // A pointer (or AddressSanitizer's integer address) that cannot point into shared memory: a
+  // local (alloca), a variable outside the banksim_shared section, or a parameter of a function
+  // nothing calls directly (a kernel: its pointers come from the host, device memory).
+  static bool surely_not_shared(const Value* address) {
+    if (const auto* cast = dyn_cast<PtrToIntOperator>(address)) address = cast->getOperand(0);
+    if (!address->getType()->isPointerTy()) return false;
+    SmallVector<const Value*, 4> bases;  // through phis and selects (a pointer stepped in a loop)
+    getUnderlyingObjects(address, bases, nullptr, 0);
+    for (const Value* base : bases) {
+      if (isa<AllocaInst>(base)) continue;
+      if (const auto* g = dyn_cast<GlobalVariable>(base);
+          g != nullptr && !g->isDeclaration() && g->getSection() != "banksim_shared") {
+        continue;
+      }
+      if (const auto* arg = dyn_cast<Argument>(base);
+          arg != nullptr && !is_called_directly(*arg->getParent())) {
+        continue;
+      }
+      return false;
+    }
+    return !bases.empty();
+  }
+
+  // Whether the pointer arguments of a call to a runtime function that traces them may be shared.
+  static bool any_maybe_shared(const CallBase& call, std::initializer_list<unsigned> args) {
+    for (unsigned a : args) {
+      if (a < call.arg_size() && !surely_not_shared(call.getArgOperand(a))) return true;
+    }
+    return false;
+  }
+
+  bool may_touch(const CallBase& call) {
+    if (call.isInlineAsm()) return false;  // banksim's inline asm reads threadIdx/blockIdx
+    const Function* callee = call.getCalledFunction();
+    if (callee == nullptr) return true;  // through a pointer: anything
+    if (const auto* mem = dyn_cast<AnyMemIntrinsic>(&call)) {
+      if (const auto* transfer = dyn_cast<AnyMemTransferInst>(mem)) {
+        if (!surely_not_shared(transfer->getRawSource())) return true;
+      }
+      return !surely_not_shared(mem->getRawDest());
+    }
+    if (callee->isIntrinsic()) return false;
+    const StringRef name = callee->getName();
+    if (callee->isDeclaration()) {
+      // The hooks that trace an access (abi.cpp), by the operands that are addresses.
+      if (name.startswith("__asan_load") || name.startswith("__asan_store") ||
+          name == "banksim_atomic_i32" || name == "banksim_atomic_u32" ||
+          name == "banksim_atomic_u64" || name == "banksim_atomic_f32" ||
+          name == "banksim_atomic_f64") {
+        return any_maybe_shared(call, {name.startswith("banksim_atomic") ? 1U : 0U});
+      }
+      if (name == "__asan_memcpy" || name == "__asan_memmove" || name == "banksim_bulk_copy") {
+        return any_maybe_shared(call, {0, 1});
+      }
+      if (name == "__asan_memset") return any_maybe_shared(call, {0});
+      // Runtime functions that trace no memory access, and what declares it reads no memory.
+      if (name.startswith("__asan_report") || name == kBarrier || suspends_by_name(name) ||
+          name == "__asan_handle_no_return" || callee->doesNotAccessMemory()) {
+        return false;
+      }
+      return true;  // unknown: it may trace shared accesses
+    }
+    auto it = memo_.find(callee);
+    if (it != memo_.end()) return it->second;
+    memo_[callee] = true;  // recursion: assume it may, until shown otherwise
+    bool result = false;
+    for (const Instruction& i : instructions(*callee)) {
+      if (const auto* c = dyn_cast<CallBase>(&i); c != nullptr && may_touch(*c)) {
+        result = true;
+        break;
+      }
+    }
+    memo_[callee] = result;
+    return result;
+  }
+
+  DenseMap<const Function*, bool> memo_;
+};
+
+// Whether a loop calls one of the stops a kernel is cut at.
+bool stops_in(const Loop& loop) {
   for (const BasicBlock* bb : loop.blocks()) {
     for (const Instruction& i : *bb) {
-      if (isa<CallBase>(i) && !isa<IntrinsicInst>(i)) return true;
+      const auto* call = dyn_cast<CallInst>(&i);
+      const Function* callee = call == nullptr ? nullptr : call->getCalledFunction();
+      if (callee != nullptr &&
+          (callee->getName() == kBarrier || suspends_by_name(callee->getName()))) {
+        return true;
+      }
     }
   }
   return false;
 }
 
-// The loop epochs of one function (see the file's header).
-void mark_loop_epochs(Function& f, GlobalVariable* epoch) {
-  if (f.isDeclaration() || f.hasFnAttribute(kEpochAttr)) return;
+// The loop epochs of one function (see the file's header). Returns whether a loop that keeps
+// one has a stop in it: only then can a thread of a kernel cut into regions return to the
+// runtime with its epoch changed (a loop's exits put back the value from before it), and only
+// then must the runtime save and restore the epoch per thread (the table's third field).
+bool mark_loop_epochs(Function& f, GlobalVariable* epoch, SharedAnalysis& shared) {
+  if (f.isDeclaration() || f.hasFnAttribute(kEpochAttr)) return false;
   f.addFnAttr(kEpochAttr);
   DominatorTree dt(f);
   LoopInfo loops(dt);
-  if (loops.empty()) return;
+  if (loops.empty()) return false;
+  bool stops_in_epochs = false;
   Type* i32 = Type::getInt32Ty(f.getContext());
   const auto salt_base = static_cast<std::uint32_t>(std::hash<std::string>{}(f.getName().str()));
   std::uint32_t number = 0;
@@ -389,7 +499,7 @@ void mark_loop_epochs(Function& f, GlobalVariable* epoch) {
   // outer one first, so that the inner one's restore runs before the outer one's.
   for (Loop* loop : loops.getLoopsInPreorder()) {
     ++number;
-    if (!calls_anything(*loop)) continue;
+    if (!shared.may_touch_shared(*loop)) continue;  // its epoch could never be read
     BasicBlock* header = loop->getHeader();
     SmallVector<BasicBlock*, 4> entering;
     for (BasicBlock* pred : predecessors(header)) {
@@ -404,6 +514,7 @@ void mark_loop_epochs(Function& f, GlobalVariable* epoch) {
                !to->isEHPad();
     }
     if (!plain) continue;  // the loop's accesses pair by count, as without the pass
+    stops_in_epochs |= stops_in(*loop);
     IRBuilder<> at_entry(&*f.getEntryBlock().getFirstInsertionPt());
     AllocaInst* before = at_entry.CreateAlloca(i32, nullptr, "banksim.epoch.before");
     for (BasicBlock* bb : entering) {
@@ -422,6 +533,7 @@ void mark_loop_epochs(Function& f, GlobalVariable* epoch) {
       r.CreateStore(r.CreateLoad(i32, before), epoch);
     }
   }
+  return stops_in_epochs;
 }
 
 struct RegionsPass : PassInfoMixin<RegionsPass> {
@@ -441,7 +553,11 @@ struct RegionsPass : PassInfoMixin<RegionsPass> {
     drop_builtin_checks(m);
     auto* epoch =
         cast<GlobalVariable>(m.getOrInsertGlobal(kEpochVar, Type::getInt32Ty(m.getContext())));
-    for (Function& f : m) mark_loop_epochs(f, epoch);
+    SharedAnalysis shared;
+    SmallPtrSet<const Function*, 16> stops_in_epochs;
+    for (Function& f : m) {
+      if (mark_loop_epochs(f, epoch, shared)) stops_in_epochs.insert(&f);
+    }
     // The module asked for fibers only (banksim's --fibers): loop epochs, no kernel cut.
     const bool cut_none = m.getNamedValue("banksim_fibers_only") != nullptr;
     SuspendAnalysis analysis;
@@ -460,22 +576,23 @@ struct RegionsPass : PassInfoMixin<RegionsPass> {
     LLVMContext& cx = m.getContext();
     Type* i8p = Type::getInt8PtrTy(cx);
     Type* i64 = Type::getInt64Ty(cx);
-    StructType* entry_type = StructType::get(cx, {i8p, i64});
+    // An entry: the function, its frame's size, whether a thread may return at a stop with its
+    // loop epoch changed (1: the runtime saves and restores it per thread) or not (0).
+    StructType* entry_type = StructType::get(cx, {i8p, i64, i64});
     std::vector<Constant*> entries;
-    for (auto& [f, barriers] : kernels) {
-      const std::uint64_t size = cut(*f, barriers);
+    const auto add = [&](Function* f, std::uint64_t size, bool keep_epoch) {
       entries.push_back(ConstantStruct::get(
-          entry_type, {ConstantExpr::getBitCast(f, i8p), ConstantInt::get(i64, size)}));
-    }
+          entry_type, {ConstantExpr::getBitCast(f, i8p), ConstantInt::get(i64, size),
+                       ConstantInt::get(i64, keep_epoch ? 1 : 0)}));
+    };
+    for (auto& [f, barriers] : kernels) add(f, cut(*f, barriers), stops_in_epochs.count(f) != 0);
     // Frame size 0: the function neither reads nor needs a frame; each call runs a thread to its
     // end.
-    for (Function* f : uncut) {
-      entries.push_back(ConstantStruct::get(
-          entry_type, {ConstantExpr::getBitCast(f, i8p), ConstantInt::get(i64, 0)}));
-    }
+    for (Function* f : uncut) add(f, 0, false);  // no stop: it returns only at its end
     // The table ends with a null function (so that it is never empty).
-    entries.push_back(ConstantStruct::get(
-        entry_type, {ConstantPointerNull::get(cast<PointerType>(i8p)), ConstantInt::get(i64, 0)}));
+    entries.push_back(
+        ConstantStruct::get(entry_type, {ConstantPointerNull::get(cast<PointerType>(i8p)),
+                                         ConstantInt::get(i64, 0), ConstantInt::get(i64, 0)}));
     ArrayType* table_type = ArrayType::get(entry_type, entries.size());
     auto* table = cast<GlobalVariable>(m.getOrInsertGlobal(kTable, table_type));
     table->setConstant(true);

@@ -423,7 +423,11 @@ class Launch {
   Thread* from_ = nullptr;  // the thread that switched last (nullptr: the scheduler)
   unsigned warp_last_ = 0;  // one past the last thread of the warp being run
   bool fibers_made_ = false;
-  bool regions_ = false;                   // the kernel was cut into regions: no fibers
+  bool regions_ = false;  // the kernel was cut into regions: no fibers
+  // A thread may stop inside a loop that keeps an epoch (regions.cpp's table; a kernel run
+  // with fibers: always). When not, each thread's call returns with the epoch at 0, as it
+  // found it, and none saves or restores it.
+  bool loop_epochs_ = true;
   unsigned long long barrier_count_ = 0;   // __syncthreads_count's sum over the arrived threads
   unsigned long long barrier_result_ = 0;  // the sum at the barrier released last
   std::uint64_t barrier_first_pc_ = 0;     // where the first thread at the barrier waits (0: none)

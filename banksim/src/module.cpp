@@ -505,6 +505,7 @@ void Module::Impl::load(const std::string& source, const std::string& plugin,
   struct RegionEntry {
     const void* function;
     std::uint64_t frame_bytes;
+    std::uint64_t loop_epochs;  // 0: no thread stops inside a loop that keeps an epoch
   };
   // Only a table the pass wrote (it refuses a file that defines one), for the module's own
   // kernels, with a frame of sane size.
@@ -520,7 +521,8 @@ void Module::Impl::load(const std::string& source, const std::string& plugin,
         table->frame_bytes > (std::uint64_t{1} << 20)) {
       continue;  // not a function of this module, or a frame past what the pass accepts
     }
-    impl->layout.region_kernels.push_back(rt::RegionKernel{table->function, table->frame_bytes});
+    impl->layout.region_kernels.push_back(
+        rt::RegionKernel{table->function, table->frame_bytes, table->loop_epochs != 0});
   }
   for (const std::string& k : options.kernels) {
     for (std::size_t i = 0; i < entry_names.size(); ++i) {

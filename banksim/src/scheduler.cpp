@@ -73,8 +73,11 @@ RunResult Launch::run() {
   state_.assign(num_threads_, State::kRunnable);
   init_threads();
   for (const RegionKernel& k : layout_.region_kernels) {
-    if (k.function == entry_.function) make_frames(k.frame_bytes);
+    if (k.function != entry_.function) continue;
+    make_frames(k.frame_bytes);
+    loop_epochs_ = k.loop_epochs;
   }
+  g_loop_epoch = 0;  // an aborted launch may have left a thread's epoch
   warp_epoch_.assign(num_warps_, 0);
   warp_syncs_.assign(num_warps_, {});
   // Code of the module lies within 2 GiB of its data: pcs fit in 32 bits relative to this.
@@ -236,7 +239,9 @@ void Launch::run_block(uint3 block) {
   if (!regions_ && !fibers_made_) make_fibers();
   for (auto& trace : lane_traces()) trace.clear();  // a buffer per lane, shared by the warps
   for (auto& trace : lane_global_traces()) trace.clear();
-  for (unsigned i = 0; i < num_threads_; ++i) threads_[i].loop_epoch = 0;
+  if (loop_epochs_) {
+    for (unsigned i = 0; i < num_threads_; ++i) threads_[i].loop_epoch = 0;
+  }
   // A cut kernel's threads store region 0 in their frame as they return (regions.cpp).
   std::fill(state_.begin(), state_.end(), State::kRunnable);
   ++result_.threads;
@@ -325,7 +330,7 @@ void Launch::run_warp_regions(unsigned warp) {
       current_ = &t;
       threadIdx = t.tid;
       banksim_current_frame = t.frame;
-      enter_epoch(t);
+      if (loop_epochs_) enter_epoch(t);
       // What the warp function or barrier it returned at hands it.
       banksim_current_result = t.barrier_result ? barrier_result_ : t.x_result;
       try {
@@ -337,7 +342,7 @@ void Launch::run_warp_regions(unsigned warp) {
         if (pending_.active) resolve_pending();
         state[i] = State::kDone;
       }
-      leave_epoch(t);
+      if (loop_epochs_) leave_epoch(t);
       current_ = nullptr;
     }
     if (!result_.completed || warp_waiting_ == 0) return;

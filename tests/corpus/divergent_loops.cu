@@ -54,3 +54,39 @@ __global__ void lane_trips(float* out, int trips) {
   }
   out[threadIdx.x] = acc;
 }
+
+// take_turns with its shared load in a function it calls, on a pointer it is given: the loop
+// keeps its epoch only if the pass sees that the call may read shared memory (a parameter of a
+// called function may point there; only a kernel's own parameters are device memory).
+__device__ __noinline__ float load_at(const float* p, int i) {
+  return p[i];  // @load_at_load
+}
+
+__global__ void take_turns_call(float* out, int trips) {
+  __shared__ float s[1024];
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x) s[i] = static_cast<float>(i);
+  __syncthreads();
+  const int lane = threadIdx.x % 32;
+  float acc = 0.0f;
+  for (int k = 0; k < trips; ++k) {
+    if ((lane + k) % 4 == 0) continue;
+    acc += load_at(s, (lane * 8 + k * 3) % 1024);
+  }
+  out[threadIdx.x] = acc;
+}
+
+// take_turns through a pointer stepped by the loop (a phi of pointers into s), beside a global
+// read the loop also makes: the loop keeps its epoch.
+__global__ void take_turns_pointer(float* out, const float* in, int trips) {
+  __shared__ float s[1024];
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x) s[i] = static_cast<float>(i);
+  __syncthreads();
+  const int lane = threadIdx.x % 32;
+  float acc = 0.0f;
+  const float* p = s + lane * 8;
+  for (int k = 0; k < trips; ++k, p += 3) {
+    if ((lane + k) % 4 == 0) continue;
+    acc += *p * in[k];  // @take_turns_pointer_load
+  }
+  out[threadIdx.x] = acc;
+}

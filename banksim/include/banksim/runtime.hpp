@@ -36,6 +36,10 @@ struct SharedVar {
 struct RegionKernel {
   const void* function = nullptr;  ///< the kernel function (KernelEntry::function)
   std::uint64_t frame_bytes = 0;   ///< each thread's frame: its locals and region number
+  /// Whether a thread may stop inside a loop that keeps a loop epoch (regions.cpp); when not,
+  /// every thread returns with the epoch it started with (0), and the scheduler neither saves
+  /// nor restores it per thread.
+  bool loop_epochs = true;
 };
 
 /// Where the module's shared memory is: one contiguous arena of variables and red zones.
