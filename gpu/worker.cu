@@ -1,7 +1,9 @@
 // worker.cu - the GPU backend's child process (grader/src/gpu_backend.cpp). The grader builds it
 // with nvcc from two translation units, so no macro of the student's file reaches this one:
-//   nvcc -O3 -std=c++17 -arch=sm_XX -lineinfo -Igpu -Igpu/include -Igrader/include
-//        gpu/worker.cu DIR/student_unit.cu -o DIR/worker
+//   nvcc FLAGS -Igpu -Igpu/include -Igrader/include gpu/worker.cu DIR/student_unit.cu
+//        -o DIR/worker
+// (FLAGS: the course's one nvcc flag set, `course-registry nvcc-flags`; the CMake target
+// gpu_harness builds this unit alone with them)
 // where DIR/student_unit.cu #includes the student's (or baseline's) file and defines
 //   extern "C" const void* course_student_kernel();   // the kernel under test
 // It runs `worker DIR --report-fd N [--once]` (N = -1: no report): reads DIR/request.json and
