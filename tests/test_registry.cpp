@@ -154,8 +154,8 @@ TEST_CASE("registry: banksim counts exercises 09 and 10 as Nsight Compute did on
   // ncu on the H200, one launch at sizes[0] with the inputs make_job(..., seed 11) draws: shared
   // load, store and atomic instructions and wavefronts. 09: measurements/lessons/
   // 2026-12-03-reductions-histograms; 10: measurements/lessons/2026-12-03-histogram-exercise
-  // (h200/ncu.csv). The solutions agree exactly; 10's baseline atomics within 2% (banksim 177059
-  // wavefronts, the H200 180000).
+  // (measurements/lessons/2026-12-03-histogram-exercise/h200/ncu.csv). The solutions agree exactly;
+  // 10's baseline atomics within 2% (banksim 177059 wavefronts, the H200 180000).
   struct Want {
     const char* id;
     bool solution;

@@ -39,7 +39,7 @@ struct ExerciseScore {
 struct StudentSummary {
   /// The layout's version: a summary of another version is not read (the student is regraded).
   static constexpr int kVersion = 1;
-  int version = kVersion;
+  int version = kVersion;                ///< the layout's version the summary was written with
   std::vector<ExerciseScore> exercises;  ///< one per exercise graded, in the order graded
   int score = 0;                         ///< SubmissionResult::score()
   int max_score = 0;                     ///< SubmissionResult::max_score()
@@ -49,9 +49,11 @@ struct StudentSummary {
 
 /// The summary of a graded submission.
 StudentSummary summarize(const SubmissionResult& r);
+/// An exercise's line as JSON (nlohmann's to_json hook).
 void to_json(nlohmann::json& j, const ExerciseScore& e);
 /// Throws nlohmann::json::exception when a key is missing or of the wrong type.
 void from_json(const nlohmann::json& j, ExerciseScore& e);
+/// A student's summary as JSON, with its version (nlohmann's to_json hook).
 void to_json(nlohmann::json& j, const StudentSummary& s);
 /// Throws nlohmann::json::exception on a missing key or one of the wrong type, and
 /// std::runtime_error on a summary of another version.
