@@ -18,16 +18,15 @@ constexpr const char* kFormat = "course-gpu-gates/1";
 
 /// What the H200 measured for each exercise's reference, as each registry row's source says (02-08
 /// the lowest of three runs, measurements/calibration/2026-12-01-h200-thresholds; 09 one run,
-/// measurements/lessons/2026-12-03-reductions-histograms; 10 the same two layouts in exercise 10's
-/// kernel shape on bytes in one bank, measurements/lessons/2026-12-03-histogram-shapes, until
-/// measurements/lessons/2026-12-03-histogram-exercise times the exercise itself; 11 the lower of
+/// measurements/lessons/2026-12-03-reductions-histograms; 10 one run,
+/// measurements/lessons/2026-12-03-histogram-exercise; 11 the lower of
 /// two runs, measurements/lessons/2026-12-03-tensor-core-tiles.md): its speed-up over the baseline,
 /// or its fraction of cudaMemcpy's (06) or cuBLAS's (08) speed. An exercise missing here calibrates
 /// with the fraction 0.8.
 const std::map<std::string, double>& h200_measured() {
   static const std::map<std::string, double> m = {
       {"02", 1.801}, {"03", 1.566}, {"04", 2.173}, {"05", 5.120}, {"06", 0.886},
-      {"07", 1.332}, {"08", 0.768}, {"09", 1.705}, {"10", 3.174}, {"11", 2.593}};
+      {"07", 1.332}, {"08", 0.768}, {"09", 1.705}, {"10", 2.860}, {"11", 2.593}};
   return m;
 }
 

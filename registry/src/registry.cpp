@@ -721,21 +721,22 @@ ExerciseSpec ex10() {  // the solution makes 7x fewer atomic wavefronts on the p
                  nullptr,
                  false}};
   // The kernel's shape is the one measured where the layout pays: two 16-byte loads per thread
-  // before counting, 512 threads, 256 KiB per block; on bytes that put the one table's updates
-  // on 8 words of one bank the per-lane layout ran 2.97-3.17x the one table in that shape on the
-  // H200 (2.45x in the worst shape, 1 MiB per block). This data makes 7.03 wavefronts per update
-  // in the one table (banksim), the shapes page's 7.9. The gate asks 1.6x: below the measured
-  // 3.17x by 2x, below the worst shape by 1.5x, and at least half the reference's ratio (the
-  // calibration's rule). The CPU gate mirrors it: the model's 3.24x for the solution x 1.6 / 3.0.
-  // Both are to be confirmed by the H200 run of measurements/lessons/2026-12-03-histogram-exercise
-  // (run.sh) and `make calibrate`: then CPU gate = 3.24 x 1.6 / the measured ratio.
-  e.thresholds.cpu_min_cost_ratio = 1.7;
+  // before counting, 512 threads, 256 KiB per block. This data makes 7.03 wavefronts per update
+  // in the one table (banksim at n = 70001; Nsight Compute at sizes[0]: 180000 for 25219
+  // requests). On the H200 the solution ran 2.860x the baseline at 2^27 + 3 bytes (0.0445 vs
+  // 0.1273 ms, median of 15), the corpus's conflict-free merges 2.708x (shuffle) and 2.914x
+  // (XOR), the per-warp tables 1.013x. The gate asks 1.6x: 1.6 / 2.860 = 0.56 of the
+  // reference's ratio (the calibration asks at least half), and below the shapes page's worst
+  // shape (2.45x at 1 MiB per block). The CPU gate mirrors it: the model's 3.24x for the
+  // solution x 1.6 / 2.860 = 1.81, rounded down to 1.8 (padded_copies, 2.65x modelled and 2.719x
+  // on the H200, passes both; the per-warp tables, 1.00x, fail both).
+  e.thresholds.cpu_min_cost_ratio = 1.8;
   e.thresholds.reference = SpeedReference::kBaseline;
   e.thresholds.gpu = {
       {"NVIDIA H200", 1.6,
-       "measurements/lessons/2026-12-03-histogram-shapes: per-lane layout 2.97-3.17x the one "
-       "table in this kernel's shape on bytes in one bank (2.45x at 1 MiB per block); the "
-       "exercise itself: measurements/lessons/2026-12-03-histogram-exercise"}};
+       "measurements/lessons/2026-12-03-histogram-exercise: 2.860x (0.1273 ms vs 0.0445 ms, "
+       "median of 15, one run); in this shape on bytes in one bank 2.97-3.17x "
+       "(measurements/lessons/2026-12-03-histogram-shapes)"}};
   e.conflict_hint =
       "lanes whose bytes differ by a multiple of 32 update different words of one bank (every "
       "byte of this image is a multiple of 16: banks 0 and 16): give every lane counters of its "
