@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Over 600 lines on purpose: one headless browser session loads each page once and runs every
+# check on it, so the checks share its loader and report.
 # Opens every page of a built course site in headless Chromium and checks, after scripts ran:
 # the page loads, MathJax typeset every formula (no raw TeX left, no MathJax error) and nothing
 # inside a code block, CUDA's keywords (__global__, __shared__, __syncthreads) are highlighted,
