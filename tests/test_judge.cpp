@@ -460,9 +460,15 @@ TEST_CASE("reports: Gradescope and JUnit carry every gate", "[judge][report]") {
   s.name = "alice";
   s.mode_description = "fake";
   s.exercises = {judge(b)};
+  s.exercises[0].steps = {{"banksim (CPU), every size", 2.04}, {"GPU: nvcc and ncu", 31.5}};
   const nlohmann::json g = grader::to_gradescope(s);
   CHECK(g.at("score") == s.score());
   CHECK(g.at("tests").size() == 6);  // one per gate, all visible (local grading)
+  // Where each exercise's time went, for the instructor: by exercise id, in order.
+  const auto& steps = g.at("extra_data").at("steps").at(s.exercises[0].spec->id);
+  REQUIRE(steps.size() == 2);
+  CHECK(steps[0].at("step") == "banksim (CPU), every size");
+  CHECK(steps[1].at("seconds") == 31.5);
   // On a platform: and the secret sizes' test (exercise 04 draws two sizes from the seed).
   const nlohmann::json p = grader::to_gradescope(s, true);
   REQUIRE(p.at("tests").size() == 7);
@@ -594,6 +600,7 @@ TEST_CASE("judge, hybrid GPU mode: the GPU's steps are ncu alone, then one timed
     }
     WorkerOutcome w = worker(j, {site(0, 128, 128, "load"), site(0, 128, 128, "store")}, 1.0);
     const bool student = j.request.file.find("/lessons/") == std::string::npos;
+    w.gpu_wait_seconds = 0.25;  // another student's timing held the GPU
     if (student && j.sanitize) {
       // memcheck at the timed size: an edge block's store past the end that no smaller size
       // reaches.
@@ -631,6 +638,17 @@ TEST_CASE("judge, hybrid GPU mode: the GPU's steps are ncu alone, then one timed
   }
   CHECK(student_jobs == 2);   // ncu at the graded size; the timed size with memcheck
   CHECK(baseline_jobs == 2);  // profiled at sizes[0], timed at the timed size
+  // Where the time went, in order, with the GPU steps' waits (results.json: extra_data.steps).
+  std::vector<std::string> names;
+  for (const auto& [name, seconds] : r.steps) {
+    names.push_back(name);
+    CHECK(seconds >= 0.0);
+    if (name.find("waiting for the GPU") != std::string::npos) CHECK(seconds == 0.25);
+  }
+  CHECK(names == std::vector<std::string>{
+                     "banksim (CPU), every size", "GPU: nvcc and ncu",
+                     "GPU: nvcc and ncu waiting for the GPU", "GPU: baseline (or its cache)",
+                     "GPU: timing and memcheck", "GPU: timing and memcheck waiting for the GPU"});
   // A second student: the baseline comes from the cache passed in.
   jobs.clear();
   const auto again = judge_hybrid(gpu_backend, &clean, sub, &cache);
