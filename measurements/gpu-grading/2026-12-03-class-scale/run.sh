@@ -19,7 +19,7 @@
 #              program, and exercise 04 graded alone (--jobs 1), each timed
 #   class      CLASS_N distinct copies of solutions/ (each file differs by a comment) as a class,
 #              the exercises CLASS_EX (default 01..08), --jobs CLASS_JOBS; per-student times
-#   SOL_EX     the exercises of the solutions part (default: all)
+#   SOL_EX     the exercises of the solutions part (default: all); SOL_JOBS its --jobs (11)
 #   OUT=DIR PART="probe solutions class" CLASS_N=30 DEADLINE=SECONDS run.sh
 # DEADLINE (seconds since the start): a part is not started past it; the class is cut there.
 set -u
@@ -31,6 +31,7 @@ CLASS_JOBS=${CLASS_JOBS:-8}
 DEADLINE=${DEADLINE:-540}
 CLASS_EX=${CLASS_EX:-01 02 03 04 05 06 07 08}
 SOL_EX=${SOL_EX:-}
+SOL_JOBS=${SOL_JOBS:-11}
 T0=$(date +%s)
 el() { echo $(( $(date +%s) - T0 )); }
 has() { [[ " $PART " == *" $1 "* ]]; }
@@ -39,45 +40,8 @@ mkdir -p "$OUT"
 # As root the sandboxes run as other uids, who must be able to enter the course's folders.
 ROOT=/tmp/course
 rm -rf $ROOT && cp -a "$SRC" $ROOT && chmod -R o+rX $ROOT
-DEBS=$(readlink -f "$SRC/.gpu-debs") EXTRA=$(readlink -f "$SRC/.gpu-extra")
-CLANG=$(readlink -f "$SRC/.gpu-clang")
-REGIONS=$(readlink -f "$SRC/.gpu-regions/banksim_regions.so" 2>/dev/null)
-mkdir -p /opt/deps /opt/stubs
-for f in "$DEBS"/*.deb "$EXTRA"/*.deb; do dpkg -x "$f" /opt/deps; done
-for f in "$CLANG"/*.deb; do dpkg -x "$f" /; done
-ln -sf clang++-14 /usr/bin/clang++
-ln -sf clang-14 /usr/bin/clang
-# Libraries libLLVM-14 links that this box lacks: libz3 (the static analyzer's Z3 backend),
-# libxml2 (Windows manifests), libedit (line editing): never called when compiling CUDA for the
-# CPU, but libLLVM binds every symbol at load. Stand-ins with their sonames, the symbols libLLVM
-# takes from them and libxml2's symbol versions let the loader start clang.
-LLVM=/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1
-for lib in $(ldd $LLVM | awk '/not found/{print $1}'); do
-  case $lib in
-    libxml2.so.2)
-      nm -D $LLVM | awk '$1=="U" && $2 ~ /@LIBXML2_/ {split($2,a,"@"); print a[1], a[2]}' |
-        sort -u >/tmp/xml.syms
-      awk '{ if ($1=="xmlFree") print "void *xmlFree = 0;"; else print "void " $1 "(void) {}" }' \
-        /tmp/xml.syms >/tmp/stub.c
-      : >/tmp/stub.map; prev=""
-      for v in $(awk '{print $2}' /tmp/xml.syms | sort -u); do
-        echo "$v { global:$(awk -v v=$v '$2==v {printf " %s;", $1}' /tmp/xml.syms) } $prev;" >>/tmp/stub.map
-        prev=$v
-      done
-      gcc -shared -fPIC -o /opt/stubs/$lib -Wl,-soname,$lib -Wl,--version-script=/tmp/stub.map \
-        /tmp/stub.c ;;
-    libz3.so.4 | libedit.so.2)
-      re='^Z3_'; [ $lib = libedit.so.2 ] && re='^(el_|history)'
-      nm -D $LLVM | awk -v re="$re" '$1=="U" && $2 !~ /@/ && $2 ~ re {print "void " $2 "(void) {}"}' >/tmp/stub.c
-      gcc -shared -fPIC -o /opt/stubs/$lib -Wl,-soname,$lib /tmp/stub.c ;;
-    *) echo "missing for clang, no stand-in: $lib" ;;
-  esac
-  [ -f /opt/stubs/$lib ] && echo "stand-in: $lib"
-done
-chmod 755 /opt /opt/deps /opt/stubs
-export PATH=/opt/deps/usr/bin:$PATH CMAKE_PREFIX_PATH=/opt/deps/usr
-export LD_LIBRARY_PATH=/opt/deps/usr/lib/x86_64-linux-gnu:/opt/stubs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export LIBRARY_PATH=/opt/deps/usr/lib/x86_64-linux-gnu CPATH=/opt/deps/usr/include
+# shellcheck source=../gpu-box-setup.sh
+source "$SRC/measurements/gpu-grading/gpu-box-setup.sh"
 clang++ --version | head -1 || echo "clang++ does not start"
 nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader
 nvcc --version | tail -2 | head -1
@@ -125,11 +89,11 @@ PY
 if has solutions; then
   for run in cold warm; do
     s=$(date +%s.%N)
-    $B/bin/grade --mode gpu --submission $ROOT/solutions --jobs 11 --format gradescope,junit \
+    $B/bin/grade --mode gpu --submission $ROOT/solutions --jobs $SOL_JOBS --format gradescope,junit \
       ${SOL_EX:+--exercise $SOL_EX} --out $G/sol-$run >"$OUT/solutions-$run.txt" 2>&1
     rc=$?
     t=$(python3 -c "print(round($(date +%s.%N) - $s, 1))")
-    echo "solutions ($run, hybrid, --jobs 11, baselines on disk: $(ls $B/gpu-baselines 2>/dev/null | wc -l)): rc $rc"
+    echo "solutions ($run, hybrid, --jobs $SOL_JOBS, baselines on disk: $(ls $B/gpu-baselines 2>/dev/null | wc -l)): rc $rc"
     summary $G/sol-$run/results.json $G/sol-$run/junit.xml "solutions $run" $t
     python3 - $G/sol-$run/results.json <<'PY'
 import json, sys
