@@ -809,7 +809,8 @@ ExerciseSpec ex11() {  // the solution makes 4.5x fewer shared wavefronts than t
   e.thresholds.reference = SpeedReference::kBaseline;
   e.thresholds.gpu = {{"NVIDIA H200", 2.2,
                        "measurements/lessons/2026-12-03-tensor-core-tiles.md: the same kernels "
-                       "(fragment_loads.cu, rows of 72 vs 64 halves) 2.593x and 2.605x at 4096^3 "
+                       "(fragment_loads.cu, the reference's padded rows vs rows of 64 halves) "
+                       "2.593x and 2.605x at 4096^3 "
                        "in two runs; rows of 80 halves 2.07x"}};
   e.conflict_hint =
       "every fragment load reads 8 rows of one 16-byte column per phase, and rows 128 bytes "
