@@ -246,8 +246,12 @@ def main():
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
-        print(f"graded {len(students)} students in {time.time() - t0:.0f} s (exit {p.returncode})"
-              + (f"; cut at the deadline ({args.deadline:g} s)" if cut else ""), flush=True)
+        if cut:
+            print(f"the grader was stopped at the deadline ({args.deadline:g} s) with "
+                  f"{len(students)} students to grade", flush=True)
+        else:
+            print(f"graded {len(students)} students in {time.time() - t0:.0f} s "
+                  f"(exit {p.returncode})", flush=True)
 
         for s in students:
             slug, _ = table[s["exercise"]]
