@@ -6,16 +6,19 @@
 // gpu_harness builds this unit alone with them)
 // where DIR/student_unit.cu #includes the student's (or baseline's) file and defines
 //   extern "C" const void* course_student_kernel();   // the kernel under test
-// It runs `worker DIR --report-fd N [--once]` (N = -1: no report): reads DIR/request.json and
-// DIR/runK_bufJ.in (grader/protocol.hpp), runs each launch once through the harness
-// (gpu/harness.cuh), then, when the request is timed and not --once, times it (median of 15
+// It runs `worker DIR --report-fd N [--once] [--go-fd M]` (N = -1: no report): reads
+// DIR/request.json and DIR/runK_bufJ.in (grader/protocol.hpp), with --go-fd waits for the
+// grader's word on fd M (the GPU lock is then the grader's), runs each launch once through the
+// harness (gpu/harness.cuh), then, when the request is timed and not --once, times it (median of 15
 // CUDA-event timings after 2 warm-ups, fresh inputs and a flushed L2 before each). Everything goes
 // back as protocol frames on fd N. A timed request may also ask for a ceiling (cudaMemcpy, cuBLAS
 // SGEMM, as gpu/ceilings.cuh measures them for the benchmarks), timed the same way in the same
 // process. It never judges.
 #include <cuda_runtime.h>
 #include <fcntl.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -133,13 +136,19 @@ double ceiling_ms(const proto::Request& req) {
 
 int main(int argc, char** argv) {
   if (argc < 4 || std::strcmp(argv[2], "--report-fd") != 0) {
-    std::fprintf(stderr, "usage: worker DIR --report-fd N [--once]   (run by the grader)\n");
+    std::fprintf(stderr,
+                 "usage: worker DIR --report-fd N [--once] [--go-fd M]   (run by the grader)\n");
     return 2;
   }
   const std::string dir = argv[1];
   // "--report-fd -1": no report (the sanitizers' runs, whose findings come from the tool's log).
   const int fd = std::atoi(argv[3]) >= 0 ? std::atoi(argv[3]) : open("/dev/null", O_WRONLY);
-  const bool once = argc > 4 && std::strcmp(argv[4], "--once") == 0;
+  bool once = false;
+  int go_fd = -1;
+  for (int a = 4; a < argc; ++a) {
+    if (std::strcmp(argv[a], "--once") == 0) once = true;
+    if (std::strcmp(argv[a], "--go-fd") == 0 && a + 1 < argc) go_fd = std::atoi(argv[++a]);
+  }
   proto::Request req;
   try {
     req = proto::request_from_json(nlohmann::json::parse(read_file(dir + "/request.json")));
@@ -148,10 +157,12 @@ int main(int argc, char** argv) {
     return 3;
   }
   const void* kernel = course_student_kernel();
-  proto::send_compile(fd, true, "", "");
+  // Every run's inputs from disk before the GPU is touched: with --go-fd the grader takes the
+  // GPU lock meanwhile, and says go when it holds it.
+  std::vector<course::gpu::Job> jobs(req.runs.size());
   for (std::size_t k = 0; k < req.runs.size(); ++k) {
     const proto::RunSpec& run = req.runs[k];
-    course::gpu::Job job;
+    course::gpu::Job& job = jobs[k];
     job.grid = dim3(run.grid[0], run.grid[1], run.grid[2]);
     job.block = dim3(run.block[0], run.block[1], run.block[2]);
     job.smem = run.smem;
@@ -162,6 +173,16 @@ int main(int argc, char** argv) {
       std::memcpy(job.buffers.back().data(), in.data(), std::min(in.size(), run.buffer_bytes[j]));
     }
     for (const proto::Arg& a : run.args) job.args.push_back({a.buffer, a.value});
+  }
+  if (go_fd >= 0) {
+    char word = 0;
+    while (read(go_fd, &word, 1) < 0 && errno == EINTR) {
+    }
+    close(go_fd);
+  }
+  proto::send_compile(fd, true, "", "");
+  for (std::size_t k = 0; k < req.runs.size(); ++k) {
+    course::gpu::Job& job = jobs[k];
     const course::gpu::Job initial = job;
     std::string error;
     if (!course::gpu::run_once(kernel, job, &error)) fail_run(fd, k, error);
@@ -174,6 +195,7 @@ int main(int argc, char** argv) {
       if (report.median_ms < 0) fail_run(fd, k, error);
     }
     report.buffers = std::move(job.buffers);
+    job = course::gpu::Job{};
     proto::send_run(fd, k, report);
   }
   return 0;

@@ -1,10 +1,15 @@
 // test_baseline_cache.cpp - BaselineCache kept on disk: an entry comes back whole in the next
-// grading run, only for the key it was written for, and a damaged file is ignored.
+// grading run, only for the key it was written for, and a damaged file is ignored; students
+// graded at the same time run a baseline once.
 #include "course_catch.hpp"
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "grader/judge.hpp"
 
@@ -84,4 +89,37 @@ TEST_CASE("baseline cache: another key, a damaged file or no folder gives nothin
   memory_only.put("k", sample());
   CHECK(memory_only.find("k") != nullptr);
   CHECK_FALSE(fs::exists(none));
+}
+
+TEST_CASE("baseline cache: students graded at the same time run a baseline once") {
+  grader::BaselineCache cache(fresh("claim"));
+  std::atomic<int> ran{0}, got{0};
+  std::vector<std::thread> students;
+  for (int i = 0; i < 6; ++i) {
+    students.emplace_back([&] {
+      if (cache.find_or_claim("04|key") == nullptr) {
+        ++ran;  // this student runs the baseline; the others wait for its entry
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        cache.put("04|key", sample());
+        cache.release("04|key");
+      } else {
+        ++got;
+      }
+    });
+  }
+  for (auto& t : students) t.join();
+  CHECK(ran == 1);
+  CHECK(got == 5);
+}
+
+TEST_CASE("baseline cache: a claim given up without an entry lets the next student run it") {
+  grader::BaselineCache cache;
+  REQUIRE(cache.find_or_claim("05|key") == nullptr);
+  std::atomic<bool> second_runs{false};
+  std::thread next([&] { second_runs = cache.find_or_claim("05|key") == nullptr; });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK_FALSE(second_runs);  // it waits while the first holds the claim
+  cache.release("05|key");   // the first baseline failed: no entry
+  next.join();
+  CHECK(second_runs);
 }

@@ -1,15 +1,18 @@
 // The GPU backend's readers, tested on what the tools really print on the H200
 // (tests/gpu-fixtures/, recorded by scripts/gpu-integrity.sh from bad_kernels.cu), ncu's command
-// line, the GPU gate table (the calibration file, the row chosen, the tolerance), and the GPU
-// submission policy on objects that nvcc really builds (nvcc works without a GPU).
+// line, the word a GPU worker waits for before it touches the GPU, the GPU gate table (the
+// calibration file, the row chosen, the tolerance), and the GPU submission policy on objects that
+// nvcc really builds (nvcc works without a GPU).
 #include "course_catch.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 #include "../grader/src/backend_internal.hpp"
 #include "course/registry.hpp"
@@ -352,8 +355,22 @@ TEST_CASE("ncu runs the student's kernel only, one launch per size, the source c
     return *(it + 1);
   };
   CHECK(at("--clock-control") == "none");
-  CHECK(at("--section") == "SourceCounters");
-  CHECK(std::count(argv.begin(), argv.end(), "--section") == 1);  // no other section's passes
+  // The source counters the reader uses, by name: no section, so no warp-state sampling.
+  CHECK(std::count(argv.begin(), argv.end(), "--section") == 0);
+  const std::string metrics = at("--metrics");
+  for (const char* m :
+       {"inst_executed", "thread_inst_executed_true", "memory_access_size_type",
+        "memory_l1_wavefronts_shared", "memory_l1_wavefronts_shared_ideal",
+        "memory_l2_theoretical_sectors_global", "memory_l2_theoretical_sectors_global_ideal",
+        "memory_l1_tag_requests_global"}) {
+    CHECK(("," + metrics + ",").find("," + std::string(m) + ",") != std::string::npos);
+  }
+  // The section, for an ncu that gives no page for the names: that section alone.
+  const auto sec = grader::internal::ncu_argv("transpose_tiled", 5, "/w/prof", "/w/worker", "/w",
+                                              grader::internal::NcuCounters::kSection);
+  CHECK(std::count(sec.begin(), sec.end(), "--section") == 1);
+  CHECK(*(std::find(sec.begin(), sec.end(), "--section") + 1) == "SourceCounters");
+  CHECK(std::count(sec.begin(), sec.end(), "--metrics") == 0);
   CHECK(at("--launch-count") == "5");
   // The name filter: the kernel itself (with or without template arguments or parameters, as
   // ncu prints it), never a kernel whose name only starts alike.
@@ -375,6 +392,60 @@ TEST_CASE("ncu runs the student's kernel only, one launch per size, the source c
   REQUIRE(w != argv.end());
   CHECK(std::vector<std::string>(w, argv.end()) ==
         std::vector<std::string>{"/w/worker", "/w", "--report-fd", "{report_fd}", "--once"});
+}
+
+TEST_CASE("ncu source page with the metrics named reads as the section's page", "[gpu][parser]") {
+  // The H200's page for --metrics (exercise 02's solution, 2026-12-03): columns by metric name.
+  const auto real = parse_source_page(fixture("ncu-source-metrics.csv"), "k.cu");
+  REQUIRE(real.size() == 1);
+  REQUIRE(real[0].sites.size() == 2);
+  for (const auto& site : real[0].sites) {
+    CHECK(site.requests == 256);
+    CHECK(site.wavefronts == 256);
+    CHECK(site.ideal == 256);
+    CHECK(site.bytes == 4);
+  }
+  REQUIRE(real[0].global_sites.size() == 2);
+  CHECK(real[0].global_sites[0].sectors == 1024);
+  CHECK(real[0].global_sites[0].ideal == 1024);
+  CHECK(real[0].global_sites[0].lines == 256);
+  // Every recorded section page, its columns renamed to the metrics' names, reads the same.
+  const std::vector<std::pair<std::string, std::string>> names = {
+      {"Predicated-On Thread Instructions Executed", "thread_inst_executed_true"},
+      {"L1 Wavefronts Shared Ideal", "memory_l1_wavefronts_shared_ideal"},
+      {"L1 Wavefronts Shared", "memory_l1_wavefronts_shared"},
+      {"L2 Theoretical Sectors Global Ideal", "memory_l2_theoretical_sectors_global_ideal"},
+      {"L2 Theoretical Sectors Global", "memory_l2_theoretical_sectors_global"},
+      {"L1 Tag Requests Global", "memory_l1_tag_requests_global"},
+      {"Access Size", "memory_access_size_type"},
+      {"\"Instructions Executed\"", "\"inst_executed\""}};
+  for (const char* f :
+       {"ncu-source-atomics.csv", "ncu-source-partial16.csv", "ncu-source-ldsm.csv"}) {
+    INFO(f);
+    const std::string section = fixture(f);
+    std::string named = section;
+    for (const auto& [shown, metric] : names) {
+      for (auto at = named.find(shown); at != std::string::npos; at = named.find(shown, at)) {
+        named.replace(at, shown.size(), metric);
+        at += metric.size();
+      }
+    }
+    REQUIRE(named != section);
+    const auto a = parse_source_page(section, "k.cu");
+    const auto b = parse_source_page(named, "k.cu");
+    REQUIRE(a.size() == b.size());
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      REQUIRE(a[k].sites.size() == b[k].sites.size());
+      REQUIRE(!a[k].sites.empty());
+      for (std::size_t i = 0; i < a[k].sites.size(); ++i) {
+        CHECK(a[k].sites[i].requests == b[k].sites[i].requests);
+        CHECK(a[k].sites[i].wavefronts == b[k].sites[i].wavefronts);
+        CHECK(a[k].sites[i].ideal == b[k].sites[i].ideal);
+        CHECK(a[k].sites[i].bytes == b[k].sites[i].bytes);
+      }
+      CHECK(a[k].global_sites.size() == b[k].global_sites.size());
+    }
+  }
 }
 
 TEST_CASE("ncu's failure is its ==ERROR== line, else its exit status and log", "[gpu][ncu]") {
@@ -484,4 +555,44 @@ TEST_CASE("calibration: the fraction reproduces the committed H200 row, within t
   CHECK(differ[0].rfind("04: calibrated", 0) == 0);
   off.min_ratio.erase("06");
   CHECK(grader::rows_differ(off, *committed).size() == 2);
+}
+
+TEST_CASE("a GPU worker reads its inputs while its step waits for the GPU, then waits for the word",
+          "[gpu][lock]") {
+  // The child notes "inputs" at once, then waits for the word on {go_fd}; the step's `ready`
+  // (the lock, in the backend) sees the child already started, notes "lock", and only then
+  // the word goes: the child's "gpu" comes after it.
+  const fs::path dir = fs::temp_directory_path() / "course-go-word";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string order = (dir / "order").string();
+  std::vector<std::string> argv = {
+      "/bin/sh", "-c",
+      "echo inputs >>\"$0\"; eval \"head -c 1 <&$1\" >/dev/null; echo gpu >>\"$0\"", order,
+      "{go_fd}"};
+  grader::SandboxSpec spec;
+  spec.wall_seconds = spec.cpu_seconds = 20;
+  bool started_first = false;
+  {
+    grader::internal::GoWord go(argv, spec);
+    REQUIRE(spec.pass_fds.size() == 1);
+    CHECK(argv.back() == std::to_string(spec.pass_fds[0]));
+    go.send_after([&] {
+      for (int i = 0; i < 200 && !started_first; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        std::ifstream in(order);
+        std::string first;
+        started_first = static_cast<bool>(std::getline(in, first)) && first == "inputs";
+      }
+      std::ofstream(order, std::ios::app) << "lock\n";
+    });
+    const grader::SandboxResult r = grader::run_unsandboxed(argv, spec);
+    CHECK(r.exit_status == 0);
+    go.join();
+  }
+  CHECK(started_first);
+  std::ifstream in(order);
+  std::stringstream all;
+  all << in.rdbuf();
+  CHECK(all.str() == "inputs\nlock\ngpu\n");
 }

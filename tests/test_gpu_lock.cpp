@@ -82,3 +82,25 @@ TEST_CASE("GPU lock: steps that change their hold at once do not deadlock") {
   for (auto& t : steps) t.join();
   REQUIRE(done == 6);
 }
+
+TEST_CASE("GPU lock: a step that holds the GPU as it asks keeps its place in the queue") {
+  const fs::path file = lock_file("keep");
+  std::mutex m;
+  std::vector<std::string> order;
+  auto note = [&](const std::string& what) {
+    const std::lock_guard<std::mutex> g(m);
+    order.push_back(what);
+  };
+  auto profile = std::make_unique<GpuLock>(file, true);  // a profile holds the GPU alone
+  std::thread other([&] {
+    GpuLock l(file, true);  // another student's timing waits for it
+    note("other");
+  });
+  std::this_thread::sleep_for(100ms);
+  profile->set(true);  // the profile's next step asks for the GPU alone again
+  note("same step");
+  profile.reset();
+  other.join();
+  // Letting go and queueing again would have let the waiting step in first.
+  REQUIRE(order == std::vector<std::string>{"same step", "other"});
+}

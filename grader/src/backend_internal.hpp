@@ -2,7 +2,9 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "grader/backend.hpp"
@@ -30,6 +32,27 @@ void run_child(std::vector<std::string> argv, const std::filesystem::path& dir,
 /// or not, reading the report pipe while it runs; fills every field of `out`.
 void run_worker(std::vector<std::string> argv, SandboxSpec spec, bool sandboxed,
                 const WorkerJob& job, WorkerOutcome& out);
+
+/// The word a GPU child waits for before it touches the GPU: it reads its inputs from disk first,
+/// while the step waits for the GPU lock, so the lock is held for the GPU's work alone. The
+/// child's end of a socket pair replaces "{go_fd}" in argv and joins spec.pass_fds; send_after()
+/// runs `ready` (taking the lock) in its own thread and then sends one byte. A child that never
+/// reads it loses nothing: the word sits in the socket until the pair is closed.
+class GoWord {
+ public:
+  GoWord(std::vector<std::string>& argv, SandboxSpec& spec);
+  ~GoWord();
+  GoWord(const GoWord&) = delete;
+  GoWord& operator=(const GoWord&) = delete;
+  /// Runs `ready` in a thread, then sends the word.
+  void send_after(std::function<void()> ready);
+  /// Waits for send_after's thread (the lock is then held as `ready` took it).
+  void join();
+
+ private:
+  int ours_ = -1, theirs_ = -1;
+  std::thread thread_;
+};
 
 /// Every mention of `copy` (the path a backend compiled the file under) in what the worker
 /// reported (compile messages, problems, sites, its output) becomes `shown`, the name the student
@@ -59,12 +82,16 @@ struct ProfiledLaunch {
   std::vector<protocol::GlobalSite> global_sites;
   std::uint64_t warp_shuffles = 0;  ///< SHFL instructions executed
 };
+/// How ncu is asked for the source counters: the metrics by name (the lighter run), or the
+/// SourceCounters section (an ncu that does not know a metric's name).
+enum class NcuCounters { kMetrics, kSection };
 /// ncu's command line over the worker: the source counters only, of `kernel` only (its base
 /// name; "" profiles every kernel), `launches` launches (one per size), the report written to
 /// REPORT.ncu-rep.
 std::vector<std::string> ncu_argv(const std::string& kernel, std::size_t launches,
                                   const std::string& report, const std::string& worker,
-                                  const std::string& dir);
+                                  const std::string& dir,
+                                  NcuCounters counters = NcuCounters::kMetrics);
 /// Why ncu gave no source page: its ==ERROR== line, else the exit status and the log's tail.
 std::string ncu_failure(const std::string& log, int exit_status);
 /// Per kernel launch (in order), what ncu's source page says (`ncu -i R --page source --csv

@@ -154,18 +154,44 @@ std::shared_ptr<const BaselineEvidence> BaselineCache::find(const std::string& k
   return entries_.emplace(key, e).first->second;  // an entry put meanwhile stays
 }
 
+std::shared_ptr<const BaselineEvidence> BaselineCache::find_or_claim(const std::string& key) {
+  for (;;) {
+    if (auto e = find(key)) return e;
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (entries_.count(key) != 0) continue;  // put while the folder was read
+    if (claimed_.insert(key).second) return nullptr;
+    claim_end_.wait(lock, [&] { return claimed_.count(key) == 0; });
+  }
+}
+
+void BaselineCache::release(const std::string& key) {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    claimed_.erase(key);
+  }
+  claim_end_.notify_all();
+}
+
 void BaselineCache::put(const std::string& key, BaselineEvidence e) {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  const auto [it, added] =
-      entries_.emplace(key, std::make_shared<const BaselineEvidence>(std::move(e)));
-  if (!added || dir_.empty()) return;
+  std::shared_ptr<const BaselineEvidence> entry;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    const auto [it, added] =
+        entries_.emplace(key, std::make_shared<const BaselineEvidence>(std::move(e)));
+    claimed_.erase(key);
+    if (added) entry = it->second;
+  }
+  claim_end_.notify_all();
+  if (entry == nullptr || dir_.empty()) return;
+  // Written outside the lock (hundreds of MB for some exercises): other entries are read and
+  // put meanwhile.
   std::error_code ec;
   fs::create_directories(dir_, ec);
   const fs::path file = file_for(key);
   const fs::path tmp = file.string() + fmt::format(".{:08x}.tmp", std::random_device{}());
   {
     std::ofstream out(tmp, std::ios::binary);
-    const std::string data = encode(key, *it->second);
+    const std::string data = encode(key, *entry);
     out.write(data.data(), static_cast<std::streamsize>(data.size()));
     if (!out) {
       fs::remove(tmp, ec);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -187,7 +188,8 @@ class GpuBackend : public Backend {
     fs::create_directories(lock_dir);
     // Timing runs and ncu hold the GPU alone (two ncu profiles at once on one H200: "An error
     // was reported by the driver", measurements/gpu-grading/2026-12-03-class-scale.md); plain
-    // runs and the sanitizers share it.
+    // runs and the sanitizers share it. A worker reads its inputs before it touches the GPU, so
+    // the lock is taken while it does (GoWord): a timing holds the GPU for the GPU's work only.
     using Clock = std::chrono::steady_clock;
     double waited = 0.0;  // for the step's timings: how long others held the GPU
     auto hold = [&waited](GpuLock& lock, bool alone) {
@@ -195,43 +197,58 @@ class GpuBackend : public Backend {
       lock.set(alone);
       waited += std::chrono::duration<double>(Clock::now() - t0).count();
     };
-    const auto t0 = Clock::now();
-    GpuLock gpu_lock(lock_dir / "gpu.lock", job.request.timed || job.profile_only);
-    waited += std::chrono::duration<double>(Clock::now() - t0).count();
+    GpuLock gpu_lock(lock_dir / "gpu.lock");
     SandboxSpec spec = base_spec(limits);
     spec.rw_dir = dir;
     spec.dev_nodes = gpu_nodes();
     spec.sandbox_uid = next_sandbox_uid();
     if (!job.profile_only) {
-      run_worker({worker.string(), dir.string(), "--report-fd", "{report_fd}"}, spec, sandboxed_,
-                 job, out);
+      std::vector<std::string> argv = {worker.string(), dir.string(), "--report-fd",
+                                       "{report_fd}",   "--go-fd",    "{go_fd}"};
+      SandboxSpec w = spec;
+      GoWord go(argv, w);
+      go.send_after([&] { hold(gpu_lock, job.request.timed); });
+      run_worker(argv, w, sandboxed_, job, out);
+      go.join();
     }
     if (ncu_ && job.profile && (job.profile_only || out.exit_status == 0)) {
       WorkerOutcome prof;
       SandboxSpec p = spec;
       p.wall_seconds = p.cpu_seconds = 300;
       p.profiler = true;  // the driver gives counters to admins only: see SandboxSpec::profiler
-      hold(gpu_lock, true);
-      run_worker(resolve(ncu_argv(job.request.kernel, job.request.runs.size(),
-                                  (dir / "prof").string(), worker.string(), dir.string())),
-                 p, sandboxed_, job, prof);
-      if (prof.output_tail.find("No kernels were profiled") != std::string::npos) {
-        // This ncu named the kernel otherwise than its filter expects: every launch of the
-        // worker is the kernel's (the job's sizes, in order), so profile them unfiltered.
+      SandboxResult page;
+      auto profile = [&](NcuCounters counters) {
         prof = WorkerOutcome{};
-        run_worker(resolve(ncu_argv("", job.request.runs.size(), (dir / "prof").string(),
-                                    worker.string(), dir.string())),
-                   p, sandboxed_, job, prof);
+        hold(gpu_lock, true);
+        run_worker(
+            resolve(ncu_argv(job.request.kernel, job.request.runs.size(), (dir / "prof").string(),
+                             worker.string(), dir.string(), counters)),
+            p, sandboxed_, job, prof);
+        if (prof.output_tail.find("No kernels were profiled") != std::string::npos) {
+          // This ncu named the kernel otherwise than its filter expects: every launch of the
+          // worker is the kernel's (the job's sizes, in order), so profile them unfiltered.
+          prof = WorkerOutcome{};
+          run_worker(resolve(ncu_argv("", job.request.runs.size(), (dir / "prof").string(),
+                                      worker.string(), dir.string(), counters)),
+                     p, sandboxed_, job, prof);
+        }
+        // Reading the report is CPU work: the GPU is free for other students' steps meanwhile.
+        gpu_lock.release();
+        // The report file was written in the sandbox's folder: read by ncu, size-capped, never
+        // trusted beyond the shared-memory counters it gives.
+        page = tool(resolve({"ncu", "-i", (dir / "prof.ncu-rep").string(), "--page", "source",
+                             "--csv", "--print-source", "sass"}),
+                    p, std::size_t{64} << 20);
+        return parse_source_page(page.stdout_text, job.request.file);
+      };
+      const bool section = ncu_section_.load();
+      auto launches = profile(section ? NcuCounters::kSection : NcuCounters::kMetrics);
+      if (launches.empty() && !section && prof.exit_status == 0 && !prof.timed_out) {
+        // The kernel ran but this ncu gave no page for the metrics by name: its section, and
+        // from now on for every profile of this grading.
+        launches = profile(NcuCounters::kSection);
+        if (!launches.empty()) ncu_section_ = true;
       }
-      // Reading the report is CPU work: the GPU is free for other students' steps meanwhile.
-      gpu_lock.release();
-      // The report file was written in the sandbox's folder: read by ncu, size-capped, never
-      // trusted beyond the shared-memory counters it gives.
-      const SandboxResult page =
-          tool(resolve({"ncu", "-i", (dir / "prof.ncu-rep").string(), "--page", "source", "--csv",
-                        "--print-source", "sass"}),
-               p, std::size_t{64} << 20);
-      const auto launches = parse_source_page(page.stdout_text, job.request.file);
       if (launches.empty()) {
         std::string why = prof.output_tail + page.stderr_text + page.error;
         std::ofstream(dir / "ncu.log", std::ios::app) << why;
@@ -251,8 +268,9 @@ class GpuBackend : public Backend {
         run.warp_shuffles += launches[k].warp_shuffles;
       }
     }
-    // The sanitizers share the GPU with plain runs (never with a timing: see GpuLock).
-    hold(gpu_lock, false);
+    // The sanitizers share the GPU with plain runs (never with a timing: see GpuLock); each
+    // takes its hold once its worker has read its inputs.
+    gpu_lock.release();
     // A kernel that ran gets the job's tools; one that stopped the GPU (not a hang) gets
     // memcheck, which names the access that did it ("illegal memory access" alone says nothing).
     const bool faulted = out.started && out.exit_status != 0 && !out.timed_out;
@@ -263,9 +281,14 @@ class GpuBackend : public Backend {
       for (const std::string& name : tools) {
         SandboxSpec t = spec;
         t.wall_seconds = t.cpu_seconds = 300;
-        const SandboxResult r =
-            tool(resolve(sanitizer_argv(name, worker.string(), dir.string(), sanitizer_padding_)),
-                 t, std::size_t{1} << 20);
+        std::vector<std::string> argv =
+            resolve(sanitizer_argv(name, worker.string(), dir.string(), sanitizer_padding_));
+        argv.insert(argv.end(), {"--go-fd", "{go_fd}"});
+        GoWord go(argv, t);
+        go.send_after([&] { hold(gpu_lock, false); });
+        const SandboxResult r = tool(argv, t, std::size_t{1} << 20);
+        go.join();
+        gpu_lock.release();
         auto issues = sanitizer_issues(r.stdout_text + r.stderr_text, name);
         if (issues.empty() && out.exit_status == 0) {
           // No finding counts only from a run that finished: no summary, no check.
@@ -357,7 +380,6 @@ class GpuBackend : public Backend {
   SandboxResult tool(const std::vector<std::string>& argv, SandboxSpec spec,
                      std::size_t output_cap) const {
     spec.output_cap = output_cap;
-    spec.pass_fds.clear();
     try {
       return sandboxed_ ? run_sandboxed(argv, spec) : run_unsandboxed(argv, spec);
     } catch (const std::exception& e) {
@@ -495,6 +517,8 @@ class GpuBackend : public Backend {
   std::string gpu_, driver_, arch_, cuda_;
   std::string cc_;  ///< compute capability as the driver prints it: "9.0"
   bool ncu_ = false;
+  /// This ncu gave no source page for the metrics by name, and one for SourceCounters.
+  mutable std::atomic<bool> ncu_section_{false};
   bool sanitizer_ = false;
   bool sanitizer_padding_ = false;
 };

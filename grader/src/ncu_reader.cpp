@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <regex>
 #include <sstream>
+#include <utility>
 
 #include "backend_internal.hpp"
 
@@ -42,13 +43,40 @@ double number(const std::string& s) {
 
 }  // namespace
 
+namespace {
+
+/// The source-level metrics the reader uses, by name (what `--section SourceCounters` shows
+/// under display names, without its warp-state sampling: 1.65-1.98 s a profile on the H200
+/// against 2.28-2.67 s, measurements/gpu-grading/2026-12-03-class-scale.md), with the column
+/// each is shown under in the section's page.
+constexpr std::pair<const char*, const char*> kSourceMetrics[] = {
+    {"inst_executed", "Instructions Executed"},
+    {"thread_inst_executed_true", "Predicated-On Thread Instructions Executed"},
+    {"memory_access_size_type", "Access Size"},
+    {"memory_l1_wavefronts_shared", "L1 Wavefronts Shared"},
+    {"memory_l1_wavefronts_shared_ideal", "L1 Wavefronts Shared Ideal"},
+    {"memory_l2_theoretical_sectors_global", "L2 Theoretical Sectors Global"},
+    {"memory_l2_theoretical_sectors_global_ideal", "L2 Theoretical Sectors Global Ideal"},
+    {"memory_l1_tag_requests_global", "L1 Tag Requests Global"},
+};
+
+}  // namespace
+
 std::vector<std::string> ncu_argv(const std::string& kernel, std::size_t launches,
                                   const std::string& report, const std::string& worker,
-                                  const std::string& dir) {
+                                  const std::string& dir, NcuCounters counters) {
   // The per-instruction counters of the source page (shared wavefronts and their ideal, global
   // sectors, executed instructions): what the conflicts, anti-bypass and cost-model gates read,
   // and no other section's passes.
-  std::vector<std::string> argv = {"ncu", "--clock-control", "none", "--section", "SourceCounters"};
+  std::vector<std::string> argv = {"ncu", "--clock-control", "none"};
+  if (counters == NcuCounters::kMetrics) {
+    std::string names;
+    for (const auto& [metric, column] : kSourceMetrics)
+      names += (names.empty() ? "" : ",") + std::string(metric);
+    argv.insert(argv.end(), {"--metrics", names});
+  } else {
+    argv.insert(argv.end(), {"--section", "SourceCounters"});
+  }
   // The kernel's name without template arguments: ncu matches the function's base name, alone
   // or with template arguments or parameters after it, whichever way this ncu's
   // --kernel-name-base prints it (never a longer name that starts alike).
@@ -85,9 +113,14 @@ std::vector<ProfiledLaunch> parse_source_page(const std::string& csv, const std:
       continue;
     }
     if (head.empty() || launches.empty() || f.size() != head.size()) continue;
+    // A column by the section's display name, or by its metric's name (--metrics).
     auto col = [&](const char* name) -> std::string {
+      const char* metric = name;
+      for (const auto& [m, shown] : kSourceMetrics) {
+        if (std::string(shown) == name) metric = m;
+      }
       for (std::size_t i = 0; i < head.size(); ++i) {
-        if (head[i] == name) return f[i];
+        if (head[i] == name || head[i] == metric) return f[i];
       }
       return "";
     };

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -184,7 +185,7 @@ void run_worker(std::vector<std::string> argv, SandboxSpec spec, bool sandboxed,
   for (auto& a : argv) {
     if (a == "{report_fd}") a = std::to_string(p[1]);
   }
-  spec.pass_fds = {p[1]};
+  spec.pass_fds.push_back(p[1]);
   // The report: at most every buffer's bytes plus 64 MiB of JSON; the rest is read and dropped.
   std::size_t cap = std::size_t{64} << 20;
   for (const auto& run : job.request.runs) {
@@ -218,6 +219,40 @@ void run_worker(std::vector<std::string> argv, SandboxSpec spec, bool sandboxed,
   std::string text = r.stdout_text + r.stderr_text;
   if (!r.error.empty()) text += "\ngrader: the worker could not be started: " + r.error + "\n";
   out.output_tail = text.size() > 4000 ? text.substr(text.size() - 4000) : text;
+}
+
+GoWord::GoWord(std::vector<std::string>& argv, SandboxSpec& spec) {
+  int pair[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+    throw std::runtime_error(std::string("grader: cannot create the GPU's go socket: ") +
+                             std::strerror(errno));
+  }
+  ours_ = pair[0];
+  theirs_ = pair[1];
+  for (auto& a : argv) {
+    if (a == "{go_fd}") a = std::to_string(theirs_);
+  }
+  spec.pass_fds.push_back(theirs_);
+}
+
+void GoWord::send_after(std::function<void()> ready) {
+  thread_ = std::thread([this, ready = std::move(ready)] {
+    ready();
+    const char word = 'g';
+    // MSG_NOSIGNAL: a child already gone is no reason to stop the grader.
+    while (send(ours_, &word, 1, MSG_NOSIGNAL) < 0 && errno == EINTR) {
+    }
+  });
+}
+
+void GoWord::join() {
+  if (thread_.joinable()) thread_.join();
+}
+
+GoWord::~GoWord() {
+  join();
+  if (ours_ >= 0) close(ours_);
+  if (theirs_ >= 0) close(theirs_);
 }
 
 }  // namespace internal

@@ -6,9 +6,11 @@
 /// Grading one exercise of one submission: the gates, their verdicts and scores.
 #pragma once
 
+#include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -95,7 +97,15 @@ class BaselineCache {
   explicit BaselineCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
   /// The entry for `key` (from memory, else from the folder), or nullptr.
   std::shared_ptr<const BaselineEvidence> find(const std::string& key) const;
-  /// Keeps `e` as the entry for `key` (the first entry for a key stays), in the folder too.
+  /// The entry for `key`, or nullptr with `key` claimed by this caller, who runs the baseline
+  /// and then keeps its entry with put() or gives up the claim with release(). A caller that asks
+  /// for a claimed key waits for the claim to end: students graded at the same time run each
+  /// baseline once, not once each.
+  std::shared_ptr<const BaselineEvidence> find_or_claim(const std::string& key);
+  /// Ends this caller's claim on `key` without an entry (the next caller runs the baseline).
+  void release(const std::string& key);
+  /// Keeps `e` as the entry for `key` (the first entry for a key stays), in the folder too; ends
+  /// a claim on `key`.
   void put(const std::string& key, BaselineEvidence e);
   /// Entries held in memory (tests: the baseline ran once).
   std::size_t size() const {
@@ -114,6 +124,8 @@ class BaselineCache {
   mutable std::mutex mutex_;
   mutable std::size_t from_disk_ = 0;
   mutable std::map<std::string, std::shared_ptr<const BaselineEvidence>> entries_;
+  std::set<std::string> claimed_;      ///< keys whose baseline runs now
+  std::condition_variable claim_end_;  ///< a claim ended
 };
 
 /// How grade_exercise() grades.

@@ -7,7 +7,10 @@
 #   probe      ncu-overlap.sh: may ncu profiles overlap (same counters alone and 4 at once)?
 #   lesson     measurements/lessons/2026-12-03-histogram-exercise/run.sh (exercise 10 timed)
 #   ncucost    ncu-cost.sh: one profile's seconds, the grader's ncu line against narrower ones
-#   solutions  solutions/ in GPU mode twice (a cold grader: the GPU harness is built; then warm)
+#   solutions  solutions/ in GPU mode twice (a cold grader: the GPU harness is built; then warm;
+#              SOL_RUNS="cold" for one run)
+#   costs      gpu-costs.sh on the solutions' work folders: each GPU process's seconds, and each
+#              tool over all the exercises' workers in one process
 #   fake       a GPU name without a gate row (COURSE_GPU_NAME): the message and exit status
 #   calibrate  `grade calibrate` (what `make calibrate` runs): this GPU's row, against the
 #              committed one; later parts grade with it (build/gpu-gates.json)
@@ -32,6 +35,7 @@ DEADLINE=${DEADLINE:-540}
 CLASS_EX=${CLASS_EX:-01 02 03 04 05 06 07 08}
 SOL_EX=${SOL_EX:-}
 SOL_JOBS=${SOL_JOBS:-11}
+SOL_RUNS=${SOL_RUNS:-cold warm}
 T0=$(date +%s)
 el() { echo $(( $(date +%s) - T0 )); }
 has() { [[ " $PART " == *" $1 "* ]]; }
@@ -87,7 +91,7 @@ for t in r["tests"]:
 PY
 }
 if has solutions; then
-  for run in cold warm; do
+  for run in $SOL_RUNS; do
     s=$(date +%s.%N)
     $B/bin/grade --mode gpu --submission $ROOT/solutions --jobs $SOL_JOBS --format gradescope,junit \
       ${SOL_EX:+--exercise $SOL_EX} --out $G/sol-$run >"$OUT/solutions-$run.txt" 2>&1
@@ -103,7 +107,12 @@ for ex, ss in sorted(steps.items()):
 PY
     cp $G/sol-$run/results.json "$OUT/results-solutions-$run.json"
   done
-  tail -14 "$OUT/solutions-warm.txt" | head -11
+  tail -14 "$OUT/solutions-${SOL_RUNS##* }.txt" | head -11
+fi
+if has costs; then
+  OUT=$OUT/costs bash "$SRC/measurements/gpu-grading/2026-12-03-class-scale/gpu-costs.sh" \
+    "$G/sol-${SOL_RUNS##* }" >"$OUT/gpu-costs.txt" 2>&1
+  cat "$OUT/gpu-costs.txt"
 fi
 if has fake; then
   COURSE_GPU_NAME="NVIDIA L4" $B/bin/grade --mode gpu --submission $ROOT/solutions \
