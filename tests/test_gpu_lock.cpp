@@ -104,3 +104,50 @@ TEST_CASE("GPU lock: a step that holds the GPU as it asks keeps its place in the
   // Letting go and queueing again would have let the waiting step in first.
   REQUIRE(order == std::vector<std::string>{"same step", "other"});
 }
+
+TEST_CASE("GPU lock: shared steps waiting behind a step alone enter together before the next") {
+  // Arrivals: a sanitizer holds the GPU; a timing waits; a second sanitizer; a second timing; a
+  // third sanitizer. When the first timing ends, both waiting sanitizers run side by side, and
+  // the second timing waits for them (one by one in arrival order, the third would come last).
+  const fs::path file = lock_file("phase");
+  std::mutex m;
+  std::vector<std::string> order;
+  std::atomic<int> shared_now{0}, shared_most{0};
+  auto note = [&](const std::string& what) {
+    const std::lock_guard<std::mutex> g(m);
+    order.push_back(what);
+  };
+  auto shared_step = [&](const std::string& name) {
+    GpuLock l(file, false);
+    note(name);
+    const int now = ++shared_now;
+    int most = shared_most;
+    while (now > most && !shared_most.compare_exchange_weak(most, now)) {
+    }
+    std::this_thread::sleep_for(150ms);
+    --shared_now;
+  };
+  auto first = std::make_unique<GpuLock>(file, false);
+  std::vector<std::thread> steps;
+  steps.emplace_back([&] {
+    GpuLock l(file, true);
+    note("timing 1");
+    std::this_thread::sleep_for(50ms);
+  });
+  std::this_thread::sleep_for(100ms);
+  steps.emplace_back([&] { shared_step("sanitizer 2"); });
+  std::this_thread::sleep_for(100ms);
+  steps.emplace_back([&] {
+    GpuLock l(file, true);
+    note("timing 2");
+  });
+  std::this_thread::sleep_for(100ms);
+  steps.emplace_back([&] { shared_step("sanitizer 3"); });
+  std::this_thread::sleep_for(100ms);
+  first.reset();
+  for (auto& t : steps) t.join();
+  REQUIRE(order.size() == 4);
+  CHECK(order[0] == "timing 1");
+  CHECK(order[3] == "timing 2");
+  CHECK(shared_most == 2);
+}
