@@ -190,6 +190,18 @@ struct Module::Impl : rt::WidthPlan {
       out[i].global_load = w->second.global_load;
       out[i].global_store = w->second.global_store;
       out[i].atomic_add = w->second.atomic_add;
+      // The statement that starts after this one's lines, when nvcc put shared accesses there.
+      int after = group + 1;
+      while (statement_of.count(after) != 0 && statement_of.at(after) == group) ++after;
+      const auto next = statement_of.find(after);
+      if (next != statement_of.end()) {
+        const auto nw = statement_widths.find(next->second);
+        if (nw != statement_widths.end()) {
+          out[i].next_group = static_cast<std::uint32_t>(next->second);
+          out[i].next_load = nw->second.load;
+          out[i].next_store = nw->second.store;
+        }
+      }
     }
     return out;
   }

@@ -225,8 +225,14 @@ void Launch::regroup(std::vector<WarpRequest>* requests) {
       continue;
     }
     bool merged = false;
-    for (int wide = top; wide > s && !merged; wide /= 2) {
-      if ((mask & wide) == 0 || !aligned(w.request, wide)) continue;
+    // The next statement's widths count too: a pair of 4-byte accesses on consecutive statements
+    // that nvcc merged, its 8-byte instruction at either line.
+    const std::uint8_t next_mask = op == Op::kLoad    ? rule.next_load
+                                   : op == Op::kStore ? rule.next_store
+                                                      : std::uint8_t{0};
+    const std::uint8_t either = rule.next_group != 0 ? mask | next_mask : mask;
+    for (int wide = widest(either); wide > s && !merged; wide /= 2) {
+      if ((either & wide) == 0 || !aligned(w.request, wide)) continue;
       const int pieces = wide / s;
       std::vector<std::size_t> chain{i};
       for (std::size_t j = i + 1;
@@ -234,7 +240,11 @@ void Launch::regroup(std::vector<WarpRequest>* requests) {
            ++j) {
         const WarpRequest& c = (*requests)[j];
         if (used[j] || c.sub != 0 || c.request.op() != op) continue;
-        if (rules_[code_pc(c.pc)].group != rule.group) continue;
+        const std::uint32_t g = rules_[code_pc(c.pc)].group;
+        // Same statement (where nvcc uses this width), or the next one (two accesses, one each).
+        const bool same = g == rule.group && (mask & wide) != 0;
+        const bool next = g != 0 && g == rule.next_group && pieces == 2;
+        if (!same && !next) continue;
         if (continues((*requests)[chain.back()].request, c.request)) chain.push_back(j);
       }
       if (static_cast<int>(chain.size()) != pieces) continue;

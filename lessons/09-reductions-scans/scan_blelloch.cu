@@ -28,9 +28,9 @@ __global__ void scan_blocks_blelloch(int* out, const int* in, int n) {
     __syncthreads();
     const int i = 2 * d * (t + 1) - 1;
     if (i < kSegment) {
-      const int left = temp[i - d];  // lanes 2d words apart again
-      temp[i - d] = temp[i];
-      temp[i] += left;
+      const int left = temp[i - d], right = temp[i];  // lanes 2d words apart again
+      temp[i - d] = right;
+      temp[i] = left + right;
     }
   }
   __syncthreads();

@@ -652,7 +652,7 @@ Workload byte_histogram() {
   return w;
 }
 
-ExerciseSpec ex09() {  // the solution makes 4.5x fewer wavefronts than the Blelloch baseline
+ExerciseSpec ex09() {  // the solution makes 3.7x fewer wavefronts than the Blelloch baseline
   ExerciseSpec e;
   e.id = "09";
   e.summary = "a conflict-free block-wide exclusive scan";
@@ -672,11 +672,12 @@ ExerciseSpec ex09() {  // the solution makes 4.5x fewer wavefronts than the Blel
   // block against the tree's hundreds) and is an honest fix: the anti-bypass floor is low, and
   // a kernel with no shared access at all still fails it.
   e.thresholds.min_shared_fraction = 0.005;
-  // The mirror of the GPU gate would be 3.02 (model) x 1.3 / 1.705 (H200) = 2.3, but the model
-  // undervalues a scan by shuffles (1.78x modelled, 3.14x on the H200) and overvalues the
-  // conflicting tree's padding (the solution 3.02x, 1.705x): 1.7 gives every scan of the corpus
-  // the H200's verdict (Hillis-Steele: 1.43x modelled, 1.052x measured, fails both).
-  e.thresholds.cpu_min_cost_ratio = 1.7;
+  // The mirror of the GPU gate would be 2.57 (model) x 1.3 / 1.705 (H200) = 1.96, but the model
+  // undervalues a scan by shuffles (1.52x modelled, 3.14x on the H200) and overvalues the
+  // conflicting tree's padding (the solution 2.57x, 1.705x): 1.4 gives every scan of the corpus
+  // the H200's verdict (Hillis-Steele: 1.22x modelled, 1.052x measured, fails both; the pad
+  // every 16 words 1.74x, passes both).
+  e.thresholds.cpu_min_cost_ratio = 1.4;
   e.thresholds.reference = SpeedReference::kBaseline;
   e.thresholds.gpu = {
       {"NVIDIA H200", 1.3,

@@ -124,6 +124,12 @@ struct WidthRule {
   /// 1: the other compiler's atomic there adds a per-lane value (ATOMS.ADD): lanes on one word
   /// serialise (a wavefront each), not counted once as for a constant increment.
   std::uint8_t atomic_add = 0;
+  /// The statement right after this one (its group) and its shared widths: nvcc merges two
+  /// 4-byte accesses of consecutive statements (`a[i] = x;` then `a[i + 1] = y;`) into one
+  /// 8-byte instruction at one of their lines, so such pairs may merge across the two groups.
+  std::uint32_t next_group = 0;
+  std::uint8_t next_load = 0;   ///< widths of the next statement's loads (as `load`)
+  std::uint8_t next_store = 0;  ///< widths of the next statement's stores
 };
 
 /// The widths another compiler (nvcc, for the GPU) gives the traced accesses: the engine
