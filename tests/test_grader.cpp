@@ -648,6 +648,13 @@ TEST_CASE("grader: formats, a missing file, and a class with resume", "[grader][
            klass / "bob" / "04-padding-transpose");
   r = grade("--submissions " + klass.string() + " --exercise 04 --jobs 2", "class");
   CHECK(r.status == 0);
+  // In a log, a line per exercise graded (how far a long class run has got) and per student.
+  CHECK(std::regex_search(
+      r.output,
+      std::regex(
+          R"(  alice · 04-padding-transpose: 100/100 \([0-9.]+ s, [0-9]+ s into the class\))")));
+  CHECK(std::regex_search(r.output, std::regex(R"(  bob · 04-padding-transpose: 10/100 \()")));
+  CHECK(std::regex_search(r.output, std::regex(R"(\[[12]/2\] graded alice in [0-9.]+ s)")));
   const fs::path cout_dir = build_dir() / "test-grade" / "class";
   std::ifstream csv(cout_dir / "gradebook.csv");
   const std::string book((std::istreambuf_iterator<char>(csv)), {});

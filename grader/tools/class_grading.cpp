@@ -94,6 +94,7 @@ int grade_class(const Options& o, const grader::Backend& backend) {
   std::atomic<std::size_t> done{0};
   std::mutex print;
   const auto class_start = std::chrono::steady_clock::now();
+  const bool tty = isatty(STDERR_FILENO) != 0;
   auto worker = [&]() {
     for (std::size_t i = next++; i < stop; i = next++) {
       const std::string raw = students[i].filename().string();
@@ -116,8 +117,21 @@ int grade_class(const Options& o, const grader::Backend& backend) {
           resumed = true;
         } else {
           fs::remove(record_file(out));
-          const grader::SubmissionResult r = grade_submission(students[i], name, list, backend, o,
-                                                              o.out / "work" / output_name(raw));
+          // In a log (a batch job, CI), a line per exercise too: a long class run shows how far
+          // each student has got, and a run cut short still says what it had graded.
+          ExerciseDone one;
+          if (!tty) {
+            one = [&](const grader::ExerciseResult& e, double seconds) {
+              const std::lock_guard<std::mutex> lock(print);
+              std::cerr << fmt::format(
+                  "  {} · {}: {}/{} ({:.1f} s, {:.0f} s into the class)\n", name, e.spec->slug,
+                  e.score(), e.max_score(), seconds,
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - class_start)
+                      .count());
+            };
+          }
+          const grader::SubmissionResult r = grade_submission(
+              students[i], name, list, backend, o, o.out / "work" / output_name(raw), 1, {}, one);
           write_results(r, out, o);
           write_record(out,
                        {fp, results_hash(read_text(out / "results.json")), grader::summarize(r)});
@@ -140,7 +154,6 @@ int grade_class(const Options& o, const grader::Backend& backend) {
       std::lock_guard<std::mutex> lock(print);
       // On a terminal one line that updates; in a log (a batch job, CI) one line per student
       // with its time, so that a run cut short still says how far it got.
-      static const bool tty = isatty(STDERR_FILENO) != 0;
       std::cerr << (tty ? fmt::format("\r[{}/{}] {} {}{}", d, students.size(),
                                       resumed ? "unchanged, kept" : "graded", name,
                                       std::string(20, ' '))

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,12 +57,15 @@ std::vector<const grader::ExerciseSpec*> selected(const Options& o);
 /// An exercise the grader could not grade: every point lost, with the reason in the build gate.
 grader::ExerciseResult not_graded(const grader::ExerciseSpec& spec, const grader::Backend& backend,
                                   const std::string& why);
+/// Called as each exercise of a submission is graded, with its seconds (a class's log).
+using ExerciseDone = std::function<void(const grader::ExerciseResult&, double seconds)>;
 /// Grades the submission folder `dir` (grade_submission.cpp).
 grader::SubmissionResult grade_submission(const fs::path& dir, const std::string& name,
                                           const std::vector<const grader::ExerciseSpec*>& list,
                                           const grader::Backend& backend, const Options& o,
                                           const fs::path& work, int jobs = 1,
-                                          const fs::path& shown = {});
+                                          const fs::path& shown = {},
+                                          const ExerciseDone& done = {});
 /// results.json and the other formats asked for, into `out`.
 void write_results(const grader::SubmissionResult& r, const fs::path& out, const Options& o);
 /// Everything after the command line for grading (and `grade calibrate`): the sandbox's checks,

@@ -67,7 +67,8 @@ grader::ExerciseResult not_graded(const grader::ExerciseSpec& spec, const grader
 grader::SubmissionResult grade_submission(const fs::path& dir, const std::string& name,
                                           const std::vector<const grader::ExerciseSpec*>& list,
                                           const grader::Backend& backend, const Options& o,
-                                          const fs::path& work, int jobs, const fs::path& shown) {
+                                          const fs::path& work, int jobs, const fs::path& shown,
+                                          const ExerciseDone& done_one) {
   const auto start = std::chrono::steady_clock::now();
   grader::SubmissionResult r;
   r.name = name;
@@ -103,12 +104,18 @@ grader::SubmissionResult grade_submission(const fs::path& dir, const std::string
   auto worker = [&]() {
     for (std::size_t i = next++; i < list.size(); i = next++) {
       const auto* spec = list[i];
+      const auto exercise_start = std::chrono::steady_clock::now();
       try {
         done[i] = grader::grade_exercise(*spec, dir, backend, jo);
       } catch (const std::exception& e) {
         // The grader's own failure on one exercise must not lose the others.
         done[i] = not_graded(*spec, backend,
                              std::string("the grader could not grade this exercise: ") + e.what());
+      }
+      if (done_one) {
+        done_one(*done[i],
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - exercise_start)
+                     .count());
       }
     }
   };
