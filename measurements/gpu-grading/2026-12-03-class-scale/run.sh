@@ -179,6 +179,11 @@ ts = [float(m) for m in re.findall(r"graded \S+ in ([0-9.]+) s", open(sys.argv[1
 if ts:
     ts.sort()
     print(f"  per student: median {ts[len(ts)//2]:.1f} s, min {ts[0]:.1f}, max {ts[-1]:.1f} (with {len(ts)} graded)")
+# The exercises graded so far (a line each in the log), the last one's time into the class.
+ex = [float(m) for m in re.findall(r"^  \S+ · \S+: \d+/\d+ \([0-9.]+ s, ([0-9]+) s into the class\)",
+                                    open(sys.argv[1]).read(), re.M)]
+if ex:
+    print(f"  exercises graded: {len(ex)}, the last {max(ex):.0f} s into the class")
 PY
   [ -f $G/class/gradebook.csv ] && python3 -c "
 import csv,sys; rows=list(csv.reader(open('$G/class/gradebook.csv')))[1:]
