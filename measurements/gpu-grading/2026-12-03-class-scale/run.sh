@@ -22,6 +22,7 @@
 #              program, and exercise 04 graded alone (--jobs 1), each timed
 #   class      CLASS_N distinct copies of solutions/ (each file differs by a comment) as a class,
 #              the exercises CLASS_EX (default 01..08), --jobs CLASS_JOBS; per-student times
+#   CLASS_RESUME=1  keep the previous class output (/tmp/grade-out/class): the class resumes
 #   SOL_EX     the exercises of the solutions part (default: all); SOL_JOBS its --jobs (11)
 #   OUT=DIR PART="probe solutions class" CLASS_N=30 DEADLINE=SECONDS run.sh
 # DEADLINE (seconds since the start): a part is not started past it; the class is cut there.
@@ -60,7 +61,11 @@ echo "build (configure + grade grade_worker banksim course-registry gpu_harness,
 ls $B/gpu-harness/ 2>/dev/null | tr '\n' ' '; echo
 grep -i "banksim:" "$OUT/build.txt" | head -2
 chmod -R o+rX $B
-G=/tmp/grade-out; rm -rf $G; mkdir -p $G; chmod 755 $G
+# CLASS_RESUME=1 keeps the last class's output: a class cut at a call's deadline goes on from
+# the students it graded (each kept by its record) on a box still warm.
+G=/tmp/grade-out
+if [ -z "${CLASS_RESUME:-}" ]; then rm -rf $G; fi
+mkdir -p $G; chmod 755 $G
 if has probe; then
   OUT=$OUT/probe N=4 bash "$SRC/measurements/gpu-grading/2026-12-03-class-scale/ncu-overlap.sh" \
     >"$OUT/probe.txt" 2>&1
