@@ -542,9 +542,16 @@ TEST_CASE("calibration: the fraction reproduces the committed H200 row, within t
   // The H200's measured ratios times each exercise's fraction give back its committed gates.
   grader::GateRow same = *committed;
   for (const auto* e : kernel_exercises()) {
+    INFO("exercise " << e->id);
     const double fraction = grader::calibration_fraction(*e);
     CHECK(fraction > 0.5);
     CHECK(fraction <= 1.0);
+    // Every H200 row says what the reference measured there (the registry's, not a copy here),
+    // and the fraction gives the committed gate back from it.
+    const course::GpuGate* h200 = e->thresholds.gpu_gate("NVIDIA H200");
+    REQUIRE(h200 != nullptr);
+    CHECK(h200->measured > 0);
+    CHECK(fraction * h200->measured == Approx(h200->min_ratio));
   }
   CHECK(grader::rows_differ(same, *committed).empty());
   grader::GateRow off = *committed;

@@ -16,20 +16,6 @@ namespace {
 
 constexpr const char* kFormat = "course-gpu-gates/1";
 
-/// What the H200 measured for each exercise's reference, as each registry row's source says (02-08
-/// the lowest of three runs, measurements/calibration/2026-12-01-h200-thresholds; 09 one run,
-/// measurements/lessons/2026-12-03-reductions-histograms; 10 one run,
-/// measurements/lessons/2026-12-03-histogram-exercise; 11 the lower of
-/// two runs, measurements/lessons/2026-12-03-tensor-core-tiles.md): its speed-up over the baseline,
-/// or its fraction of cudaMemcpy's (06) or cuBLAS's (08) speed. An exercise missing here calibrates
-/// with the fraction 0.8.
-const std::map<std::string, double>& h200_measured() {
-  static const std::map<std::string, double> m = {
-      {"02", 1.801}, {"03", 1.566}, {"04", 2.173}, {"05", 5.120}, {"06", 0.886},
-      {"07", 1.332}, {"08", 0.768}, {"09", 1.705}, {"10", 2.860}, {"11", 2.593}};
-  return m;
-}
-
 /// Exercises GPU mode times (kernel exercises).
 bool timed(const course::ExerciseSpec& spec) {
   return spec.kind == course::ExerciseSpec::Kind::kKernel;
@@ -177,10 +163,10 @@ std::optional<GateRow> choose_gate_row(const GateTable& table, const std::string
 
 double calibration_fraction(const course::ExerciseSpec& spec) {
   if (!timed(spec)) return 0.0;
+  // The registry's H200 row: its gate over what the reference measured there (GpuGate::measured).
   const course::GpuGate* g = spec.thresholds.gpu_gate("NVIDIA H200");
-  const auto it = h200_measured().find(spec.id);
-  if (g == nullptr || it == h200_measured().end()) return 0.8;  // an exercise never timed there
-  return g->min_ratio / it->second;
+  if (g == nullptr || g->measured <= 0) return 0.8;  // an exercise never timed there
+  return g->min_ratio / g->measured;
 }
 
 std::vector<std::string> rows_differ(const GateRow& calibrated, const GateRow& committed,

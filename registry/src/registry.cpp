@@ -239,7 +239,8 @@ ExerciseSpec ex02() {  // the solution makes 16.5x fewer wavefronts than the bas
   e.thresholds.reference = SpeedReference::kBaseline;
   e.thresholds.gpu = {{"NVIDIA H200", 1.5,
                        "measurements/calibration/2026-12-01-h200-thresholds: 1.801-1.806x "
-                       "(baseline / solution, 3 runs)"}};
+                       "(baseline / solution, 3 runs)",
+                       1.801}};
   e.conflict_hint =
       "a column of the tile lies in one bank: change the tile's row length so that consecutive "
       "rows start in different banks (lesson 04), or permute the columns per row (lesson 06)";
@@ -305,8 +306,8 @@ ExerciseSpec ex03() {  // the solution makes 1.9x fewer wavefronts than the inte
   e.bench_size = n_size((1 << 26) + 31);
   e.thresholds.cpu_min_cost_ratio = 1.45;  // model 1.79x; H200 1.567x vs gate 1.3
   e.thresholds.reference = SpeedReference::kBaseline;
-  e.thresholds.gpu = {
-      {"NVIDIA H200", 1.3, "measurements/calibration/2026-12-01-h200-thresholds: 1.566-1.567x"}};
+  e.thresholds.gpu = {{"NVIDIA H200", 1.3,
+                       "measurements/calibration/2026-12-01-h200-thresholds: 1.566-1.567x", 1.566}};
   e.conflict_hint =
       "neighbouring lanes read words 2 apart (numbers interleaved, one part read at a time): "
       "stage the numbers so that the words one warp reads are consecutive";
@@ -359,8 +360,8 @@ ExerciseSpec ex04() {  // the solution makes 16.5x fewer wavefronts than tile[32
   e.thresholds.cpu_min_cost_ratio = 1.9;           // model 2.31x; H200 2.18x vs gate 1.8
   e.thresholds.max_store_sectors_per_ideal = 2.0;  // coalesced stores: 1.0x the ideal
   e.thresholds.reference = SpeedReference::kBaseline;
-  e.thresholds.gpu = {
-      {"NVIDIA H200", 1.8, "measurements/calibration/2026-12-01-h200-thresholds: 2.173-2.188x"}};
+  e.thresholds.gpu = {{"NVIDIA H200", 1.8,
+                       "measurements/calibration/2026-12-01-h200-thresholds: 2.173-2.188x", 2.173}};
   e.conflict_hint =
       "the tile's column read hits one bank: change the row length so that the 32 rows of a "
       "column start in 32 different banks (the pitch rule of this lesson)";
@@ -411,8 +412,8 @@ ExerciseSpec ex05() {  // the solution makes 16.0x fewer wavefronts than the unp
   e.thresholds.cpu_min_cost_ratio_clang = 11.2;
   e.thresholds.max_load_requests_vs_baseline = 2.0;  // A and B staged: 1.0x the baseline
   e.thresholds.reference = SpeedReference::kBaseline;
-  e.thresholds.gpu = {
-      {"NVIDIA H200", 4.0, "measurements/calibration/2026-12-01-h200-thresholds: 5.120-5.125x"}};
+  e.thresholds.gpu = {{"NVIDIA H200", 4.0,
+                       "measurements/calibration/2026-12-01-h200-thresholds: 5.120-5.125x", 5.12}};
   e.conflict_hint =
       "the B tile is read down a column (one bank for the whole warp): give its rows a length "
       "that spreads a column over the 32 banks; A's broadcast read needs no change";
@@ -451,7 +452,8 @@ ExerciseSpec ex06() {  // the solution makes 4.5x fewer wavefronts than the unsw
   e.thresholds.gpu = {
       {"NVIDIA H200", 0.84,
        "measurements/calibration/2026-12-01-h200-thresholds: solution 88.6-88.7% of cudaMemcpy, "
-       "baseline 79.3-79.9%"}};
+       "baseline 79.3-79.9%",
+       0.886}};
   e.conflict_hint =
       "the 8 lanes of a phase read one column of 16-byte chunks, all in the same 4 banks: "
       "permute each row's chunks by a function of the row, the same on the store and the load";
@@ -486,8 +488,8 @@ ExerciseSpec ex07() {  // the solution makes 8.5x fewer wavefronts than double t
   e.thresholds.cpu_min_cost_ratio = 1.23;          // model 1.37x; H200 1.333x vs gate 1.2
   e.thresholds.max_store_sectors_per_ideal = 2.0;  // coalesced stores: 1.0x the ideal
   e.thresholds.reference = SpeedReference::kBaseline;
-  e.thresholds.gpu = {
-      {"NVIDIA H200", 1.2, "measurements/calibration/2026-12-01-h200-thresholds: 1.332-1.334x"}};
+  e.thresholds.gpu = {{"NVIDIA H200", 1.2,
+                       "measurements/calibration/2026-12-01-h200-thresholds: 1.332-1.334x", 1.332}};
   e.conflict_hint =
       "a half-warp's column read of doubles hits the same two banks: change the row length so "
       "that 16 consecutive rows start on 16 different bank pairs";
@@ -550,7 +552,8 @@ ExerciseSpec ex08() {  // stretch: the solution makes 1.08x fewer wavefronts (on
   e.thresholds.gpu = {
       {"NVIDIA H200", 0.5,
        "measurements/calibration/2026-12-01-h200-thresholds: solution 76.8-76.9% of cuBLAS, "
-       "baseline 75.4-75.6%"}};
+       "baseline 75.4-75.6%",
+       0.768}};
   e.conflict_hint =
       "the transposing stores are 2-way (odd and even lanes on one bank): change the tiles' row "
       "length so the odd lanes' rows start 16 banks over, keeping every row 16-byte aligned";
@@ -682,7 +685,8 @@ ExerciseSpec ex09() {  // the solution makes 3.7x fewer wavefronts than the Blel
   e.thresholds.gpu = {
       {"NVIDIA H200", 1.3,
        "measurements/lessons/2026-12-03-reductions-histograms: 1.705x (0.1623 ms vs 0.0951 ms, one "
-       "run); the corpus's XOR swizzle 1.446x, Hillis-Steele 1.052x"}};
+       "run); the corpus's XOR swizzle 1.446x, Hillis-Steele 1.052x",
+       1.705}};
   e.conflict_hint =
       "at distance d the tree's lanes touch words 2d apart, min(2d, 32) to a bank: move element "
       "i so that every run of 32 words starts one bank further on (slot(i)), or scan within "
@@ -737,7 +741,8 @@ ExerciseSpec ex10() {  // the solution makes 7x fewer atomic wavefronts on the p
       {"NVIDIA H200", 1.6,
        "measurements/lessons/2026-12-03-histogram-exercise: 2.860x (0.1273 ms vs 0.0445 ms, "
        "median of 15, one run); in this shape on bytes in one bank 2.97-3.17x "
-       "(measurements/lessons/2026-12-03-histogram-shapes)"}};
+       "(measurements/lessons/2026-12-03-histogram-shapes)",
+       2.86}};
   e.conflict_hint =
       "lanes whose bytes differ by a multiple of 32 update different words of one bank (every "
       "byte of this image is a multiple of 16: banks 0 and 16): give every lane counters of its "
@@ -812,7 +817,8 @@ ExerciseSpec ex11() {  // the solution makes 4.5x fewer shared wavefronts than t
                        "measurements/lessons/2026-12-03-tensor-core-tiles.md: the same kernels "
                        "(fragment_loads.cu, the reference's padded rows vs rows of 64 halves) "
                        "2.593x and 2.605x at 4096^3 "
-                       "in two runs; rows of 80 halves 2.07x"}};
+                       "in two runs; rows of 80 halves 2.07x",
+                       2.593}};
   e.conflict_hint =
       "every fragment load reads 8 rows of one 16-byte column per phase, and rows 128 bytes "
       "apart start in the same bank group: give the tiles a row pitch that puts 8 consecutive "

@@ -100,6 +100,10 @@ std::vector<std::string> check_registry(const fs::path& root) {
            who +
                ": step 3: each GPU gate row needs a GPU name, a positive threshold and its "
                "source (the measurement it comes from)");
+      need(g.measured >= 0 && (g.measured == 0 || g.min_ratio <= g.measured),
+           who +
+               ": step 3: a GPU gate row's measured ratio (the reference's, on that GPU) must "
+               "reach its threshold, or be 0 when not given");
     }
     need(!e.conflict_hint.empty(), who + ": step 3: conflict_hint is empty");
     need(!e.gpu_timing_size.label.empty() && !e.bench_size.label.empty(),

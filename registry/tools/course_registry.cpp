@@ -228,7 +228,10 @@ Json exercise_json(const course::ExerciseSpec& e) {
   for (const auto& s : e.sizes) sizes.push_back(run_json(w, nullptr, s));
   Json gpu = Json::array();
   for (const auto& g : e.thresholds.gpu) {
-    gpu.push_back({{"gpu", g.gpu}, {"min_ratio", g.min_ratio}, {"source", g.source}});
+    gpu.push_back({{"gpu", g.gpu},
+                   {"min_ratio", g.min_ratio},
+                   {"source", g.source},
+                   {"measured", g.measured}});
   }
   Json variants = Json::array();
   for (const auto& v : e.variants) {

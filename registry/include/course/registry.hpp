@@ -134,6 +134,9 @@ struct GpuGate {
   std::string gpu;     ///< the device name's prefix as CUDA reports it: "NVIDIA H200"
   double min_ratio;    ///< reference ms / student ms at gpu_timing_size must reach this
   std::string source;  ///< where it comes from: measurements and what the reference reaches
+  /// The reference's ratio measured there (the lowest the source cites: baseline or ceiling ms /
+  /// reference ms); `make calibrate` keeps min_ratio / measured of another GPU's ratio. 0: none.
+  double measured = 0.0;
 };
 
 /// Thresholds of the gates, each with where it comes from.
