@@ -219,11 +219,11 @@ void write_line_table(const fs::path& so, const std::string& symbolizer) {
         std::string& side = near[c][k] < offsets[c] + 1 ? before : after;
         if (side.empty()) side = other;
       }
-      const auto first_frame = [](const std::string& frames) {
-        return frames.substr(0, frames.find('\n'));
+      const auto first_frame = [](const std::string& stack) {
+        return stack.substr(0, stack.find('\n'));
       };
-      const auto file_line = [&](const std::string& frames) {
-        const std::string f = first_frame(frames);
+      const auto file_line = [&](const std::string& stack) {
+        const std::string f = first_frame(stack);
         const auto colon = f.rfind(':');
         return colon == std::string::npos ? f : f.substr(0, colon);  // drop the column
       };
