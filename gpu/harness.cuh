@@ -81,10 +81,12 @@ inline void poison(const DeviceBuffer& b) {
 }
 
 /// Evicts the L2 (60 MB on an H200) by writing 256 MB, so timed kernels start cold.
+/// The buffer lives as long as the context (never freed at exit: a worker that reset the device
+/// before it exits would otherwise make a new context only to free it).
 inline void flush_l2() {
-  static DeviceBuffer scratch(size_t{256} << 20);
+  static DeviceBuffer* scratch = new DeviceBuffer(size_t{256} << 20);
   static int round = 0;
-  COURSE_CHECK_CUDA(cudaMemsetAsync(scratch.data(), ++round & 0xff, scratch.bytes()));
+  COURSE_CHECK_CUDA(cudaMemsetAsync(scratch->data(), ++round & 0xff, scratch->bytes()));
 }
 
 /// Time of one call of f() in ms, measured with CUDA events after an L2 flush.

@@ -10,12 +10,14 @@
 // DIR/request.json and DIR/runK_bufJ.in (grader/protocol.hpp), with --go-fd waits for the
 // grader's word on fd M (the GPU lock is then the grader's), runs each launch once through the
 // harness (gpu/harness.cuh), then, when the request is timed and not --once, times it (median of 15
-// CUDA-event timings after 2 warm-ups, fresh inputs and a flushed L2 before each). Everything goes
-// back as protocol frames on fd N. A timed request may also ask for a ceiling (cudaMemcpy, cuBLAS
-// SGEMM, as gpu/ceilings.cuh measures them for the benchmarks), timed the same way in the same
-// process. It never judges.
+// CUDA-event timings after 2 warm-ups, fresh inputs and a flushed L2 before each). Once the GPU's
+// work is done it resets the device and writes one byte back on fd M (the grader may give the GPU
+// to the next step), then everything goes back as protocol frames on fd N. A timed request may also
+// ask for a ceiling (cudaMemcpy, cuBLAS SGEMM, as gpu/ceilings.cuh measures them for the
+// benchmarks), timed the same way in the same process. It never judges.
 #include <cuda_runtime.h>
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -65,11 +67,18 @@ std::string read_file(const std::string& p) {
 /// cannot find it still grades every other exercise, and says why this one has no ceiling.
 class Cublas {
  public:
+  /// The library, loaded (never unloaded): reading it from disk touches no GPU.
+  static void* preload() {
+    static void* lib = [] {
+      for (const char* name : {"libcublas.so.13", "libcublas.so.12", "libcublas.so"}) {
+        if (void* l = dlopen(name, RTLD_NOW | RTLD_LOCAL)) return l;
+      }
+      return static_cast<void*>(nullptr);
+    }();
+    return lib;
+  }
   Cublas() {
-    for (const char* name : {"libcublas.so.13", "libcublas.so.12", "libcublas.so"}) {
-      lib_ = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-      if (lib_ != nullptr) break;
-    }
+    lib_ = preload();
     if (lib_ == nullptr) return;
     create_ = reinterpret_cast<decltype(create_)>(dlsym(lib_, "cublasCreate_v2"));
     destroy_ = reinterpret_cast<decltype(destroy_)>(dlsym(lib_, "cublasDestroy_v2"));
@@ -118,7 +127,9 @@ double ceiling_ms(const proto::Request& req) {
   if (req.ceiling == "sgemm" && d[0] > 0 && d[1] > 0 && d[2] > 0) {
     const Cublas blas;
     if (!blas.ok()) {
-      std::fprintf(stderr, "gpu worker: cuBLAS could not be loaded: %s\n", dlerror());
+      const char* why = dlerror();
+      std::fprintf(stderr, "gpu worker: cuBLAS could not be loaded: %s\n",
+                   why != nullptr ? why : "no libcublas.so found");
       return -1.0;
     }
     const int m = static_cast<int>(d[0]), n = static_cast<int>(d[1]), k = static_cast<int>(d[2]);
@@ -174,6 +185,8 @@ int main(int argc, char** argv) {
     }
     for (const proto::Arg& a : run.args) job.args.push_back({a.buffer, a.value});
   }
+  // cuBLAS's library is large: loaded from disk before the word, created after it.
+  if (req.ceiling == "sgemm") Cublas::preload();
   if (go_fd >= 0) {
     char word = 0;
     ssize_t got = -1;
@@ -181,26 +194,53 @@ int main(int argc, char** argv) {
     }
     // A tool between the grader and this process closed the descriptor: the run goes on without
     // waiting for the GPU lock, and the log says so.
-    if (got != 1) std::fprintf(stderr, "gpu worker: no word on --go-fd %d: not waiting\n", go_fd);
-    close(go_fd);
+    if (got != 1) {
+      std::fprintf(stderr, "gpu worker: no word on --go-fd %d: not waiting\n", go_fd);
+      close(go_fd);
+      go_fd = -1;
+    }
   }
   proto::send_compile(fd, true, "", "");
+  // The reports wait until the GPU is done with: their outputs (up to hundreds of MB at the
+  // timed size) go to the grader after the GPU is given back.
+  std::vector<proto::RunReport> reports;
+  auto send_reports = [&] {
+    for (std::size_t k = 0; k < reports.size(); ++k) proto::send_run(fd, k, reports[k]);
+    reports.clear();
+  };
   for (std::size_t k = 0; k < req.runs.size(); ++k) {
     course::gpu::Job& job = jobs[k];
     const course::gpu::Job initial = job;
     std::string error;
-    if (!course::gpu::run_once(kernel, job, &error)) fail_run(fd, k, error);
+    if (!course::gpu::run_once(kernel, job, &error)) {
+      send_reports();
+      fail_run(fd, k, error);
+    }
     proto::RunReport report;
     report.completed = true;
     if (req.timed && !once) {
       // The ceiling first: nothing of the student's code has run since its kernel finished.
       report.ceiling_ms = ceiling_ms(req);
       report.median_ms = course::gpu::median_ms_fresh(kernel, initial, &error);
-      if (report.median_ms < 0) fail_run(fd, k, error);
+      if (report.median_ms < 0) {
+        send_reports();
+        fail_run(fd, k, error);
+      }
     }
     report.buffers = std::move(job.buffers);
     job = course::gpu::Job{};
-    proto::send_run(fd, k, report);
+    reports.push_back(std::move(report));
   }
+  // Done with the GPU: its context goes now, not at exit, and the grader hears it on --go-fd
+  // (it lets other steps have the GPU while the outputs travel).
+  cudaDeviceReset();
+  if (go_fd >= 0) {
+    const char done = 'd';
+    // MSG_NOSIGNAL: a grader that no longer listens is no reason to lose the reports.
+    while (send(go_fd, &done, 1, MSG_NOSIGNAL) < 0 && errno == EINTR) {
+    }
+    close(go_fd);
+  }
+  send_reports();
   return 0;
 }

@@ -6,6 +6,7 @@
 #include "course_catch.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -602,4 +603,40 @@ TEST_CASE("a GPU worker reads its inputs while its step waits for the GPU, then 
   std::stringstream all;
   all << in.rdbuf();
   CHECK(all.str() == "inputs\nlock\ngpu\n");
+}
+
+TEST_CASE("a GPU worker's word back lets the GPU go before it ends (without one: at its end)",
+          "[gpu][lock]") {
+  // The child takes the word, answers it, then keeps going for 1 s (its outputs travelling):
+  // the step's `done` (letting the lock go) runs before the child ends. A child that ends
+  // without answering gets `done` once the step joins it.
+  using Clock = std::chrono::steady_clock;
+  for (const bool answers : {true, false}) {
+    std::vector<std::string> argv = {
+        "/bin/sh", "-c",
+        answers ? "eval \"head -c 1 <&$0\" >/dev/null; eval \"printf d >&$0\"; sleep 1"
+                : "eval \"head -c 1 <&$0\" >/dev/null; sleep 1",
+        "{go_fd}"};
+    grader::SandboxSpec spec;
+    spec.wall_seconds = spec.cpu_seconds = 20;
+    std::atomic<bool> done{false};
+    Clock::time_point done_at{};
+    grader::internal::GoWord go(argv, spec);
+    go.send_after([] {},
+                  [&] {
+                    done_at = Clock::now();
+                    done = true;
+                  });
+    const grader::SandboxResult r = grader::run_unsandboxed(argv, spec);
+    const Clock::time_point ended = Clock::now();
+    CHECK(r.exit_status == 0);
+    CHECK(done == answers);
+    go.join();
+    REQUIRE(done);
+    if (answers) {
+      CHECK(std::chrono::duration<double>(ended - done_at).count() > 0.5);
+    } else {
+      CHECK(done_at >= ended);
+    }
+  }
 }

@@ -1,6 +1,6 @@
 // test_gpu_lock.cpp - the GPU lock of a class graded with --jobs N: a timing step waiting for the
-// GPU alone is not overtaken by shared steps that arrive after it, and steps that change their
-// hold do not deadlock.
+// GPU alone is not overtaken by shared steps that arrive after it, shared steps gather behind
+// the steps alone (for a bounded time), and steps that change their hold do not deadlock.
 #include "course_catch.hpp"
 
 #include <atomic>
@@ -14,6 +14,7 @@
 #include "../grader/src/gpu_lock.hpp"
 
 namespace fs = std::filesystem;
+using grader::internal::GpuGate;
 using grader::internal::GpuLock;
 using namespace std::chrono_literals;
 
@@ -105,11 +106,11 @@ TEST_CASE("GPU lock: a step that holds the GPU as it asks keeps its place in the
   REQUIRE(order == std::vector<std::string>{"same step", "other"});
 }
 
-TEST_CASE("GPU lock: shared steps waiting behind a step alone enter together before the next") {
+TEST_CASE("GPU lock: shared steps gather while steps alone wait, then enter together") {
   // Arrivals: a sanitizer holds the GPU; a timing waits; a second sanitizer; a second timing; a
-  // third sanitizer. When the first timing ends, both waiting sanitizers run side by side, and
-  // the second timing waits for them (one by one in arrival order, the third would come last).
-  const fs::path file = lock_file("phase");
+  // third sanitizer. The waiting sanitizers let both timings go first (a gathering after each
+  // timing would keep the second one out until the first sanitizer ends), then run side by side.
+  const fs::path file = lock_file("gather");
   std::mutex m;
   std::vector<std::string> order;
   std::atomic<int> shared_now{0}, shared_most{0};
@@ -148,6 +149,46 @@ TEST_CASE("GPU lock: shared steps waiting behind a step alone enter together bef
   for (auto& t : steps) t.join();
   REQUIRE(order.size() == 4);
   CHECK(order[0] == "timing 1");
-  CHECK(order[3] == "timing 2");
+  CHECK(order[1] == "timing 2");
   CHECK(shared_most == 2);
+}
+
+TEST_CASE("GPU lock: a shared step waits no longer than the gate's bound behind steps alone") {
+  // Two threads keep the queue of steps alone full (20 ms each, for about 2 s); a sanitizer that
+  // arrives meanwhile enters at the end of the step alone during which its 200 ms bound passed,
+  // long before the queue empties, and the steps alone go on after it.
+  const fs::path file = lock_file("bound");
+  GpuGate gate(200ms);
+  std::atomic<bool> stop{false};
+  std::atomic<int> alone_after{0};
+  std::atomic<bool> sanitizer_in{false};
+  std::vector<std::thread> timings;
+  for (int i = 0; i < 2; ++i) {
+    timings.emplace_back([&] {
+      const auto until = std::chrono::steady_clock::now() + 2s;
+      while (!stop && std::chrono::steady_clock::now() < until) {
+        GpuLock l(file, true, gate);
+        if (sanitizer_in) ++alone_after;
+        std::this_thread::sleep_for(20ms);
+      }
+    });
+  }
+  std::this_thread::sleep_for(100ms);
+  const auto asked = std::chrono::steady_clock::now();
+  double waited = 0;
+  {
+    GpuLock l(file, false, gate);
+    waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+    sanitizer_in = true;
+  }
+  std::this_thread::sleep_for(200ms);
+  stop = true;
+  for (auto& t : timings) t.join();
+  CHECK(waited >= 0.19);
+  CHECK(waited < 1.0);  // without the bound: until the timings stop, 2 s after they began
+  CHECK(alone_after > 0);
+  const GpuGate::Usage u = gate.usage();
+  CHECK(u.gatherings == 1);
+  CHECK(u.shared_steps == 1);
+  CHECK(u.alone_seconds > 0.3);  // the timings before the sanitizer and after it
 }

@@ -739,3 +739,41 @@ TEST_CASE(
   }
   CHECK(rows == 6);
 }
+
+TEST_CASE("judge: the large inputs go from the work folders once the exercise is graded",
+          "[judge]") {
+  // A class's work folders would otherwise keep the timed size's inputs of every student
+  // (about 1.6 GB each for exercises 01-08, measured by the registry's timed sizes).
+  class WritingBackend : public FakeBackend {
+   public:
+    using FakeBackend::FakeBackend;
+    WorkerOutcome run(const WorkerJob& job, const fs::path& dir,
+                      const grader::Limits& limits) const override {
+      std::ofstream(dir / "run0_buf0.in", std::ios::binary) << std::string(9u << 20, 'x');
+      std::ofstream(dir / "run1_buf0.in", std::ios::binary) << std::string(1024, 'x');
+      std::ofstream(dir / "build.log") << std::string(9u << 20, 'x');
+      return FakeBackend::run(job, dir, limits);
+    }
+  };
+  const WritingBackend b(gpu(), [](const WorkerJob& j) {
+    return worker(j, {site(0, 128, 128, "load"), site(0, 128, 128, "store")});
+  });
+  for (const bool keep : {false, true}) {
+    grader::JudgeOptions o;
+    o.seed = 5;
+    o.work_dir = fs::temp_directory_path() / "test-judge-inputs";
+    o.keep_inputs = keep;
+    fs::remove_all(o.work_dir);
+    const auto r = grader::grade_exercise(tiny(), "solutions", b, o);
+    CHECK(r.gate("correct")->passed);
+    int folders = 0;
+    for (const auto& d : fs::directory_iterator(o.work_dir)) {
+      if (d.path().filename().string().rfind(tiny().slug + "-", 0) != 0) continue;
+      ++folders;
+      CHECK(fs::exists(d.path() / "run0_buf0.in") == keep);  // 9 MiB: the timed size's
+      CHECK(fs::exists(d.path() / "run1_buf0.in"));          // a graded size's: kept
+      CHECK(fs::exists(d.path() / "build.log"));             // not an input
+    }
+    CHECK(folders >= 2);
+  }
+}

@@ -37,16 +37,20 @@ void run_worker(std::vector<std::string> argv, SandboxSpec spec, bool sandboxed,
 /// while the step waits for the GPU lock, so the lock is held for the GPU's work alone. The
 /// child's end of a socket pair replaces "{go_fd}" in argv and joins spec.pass_fds; send_after()
 /// runs `ready` (taking the lock) in its own thread and then sends one byte. A child that never
-/// reads it loses nothing: the word sits in the socket until the pair is closed.
+/// reads it loses nothing: the word sits in the socket until the pair is closed. The child may
+/// write one byte back when it is done with the GPU (before it sends its outputs): `done` (letting
+/// the lock go) runs then, or at join() when the child ended without it.
 class GoWord {
  public:
   GoWord(std::vector<std::string>& argv, SandboxSpec& spec);
   ~GoWord();
   GoWord(const GoWord&) = delete;
   GoWord& operator=(const GoWord&) = delete;
-  /// Runs `ready` in a thread, then sends the word.
-  void send_after(std::function<void()> ready);
-  /// Waits for send_after's thread (the lock is then held as `ready` took it).
+  /// Runs `ready` in a thread, then sends the word; then, when `done` is given, waits for the
+  /// child's word back and runs `done`.
+  void send_after(std::function<void()> ready, std::function<void()> done = {});
+  /// Waits for send_after's thread, once the child has ended: the lock is then held as `ready`
+  /// took it, or let go by `done`.
   void join();
 
  private:

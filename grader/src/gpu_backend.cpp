@@ -108,6 +108,7 @@ class GpuBackend : public Backend {
     // `in` lands in the guard, not in the next buffer (where memcheck would see valid memory).
     sanitizer_padding_ =
         sanitizer_ && shell("compute-sanitizer --help | grep -c -- '--padding'") != "0";
+    GpuGate::process();  // its accounts of the GPU's time start with the backend
   }
   Capabilities capabilities() const override {
     Capabilities c;
@@ -137,6 +138,15 @@ class GpuBackend : public Backend {
             {"compute_sanitizer", sanitizer_},
             // What a time depends on besides the GPU: the harness that takes it (and the flags).
             {"harness", harness_id_}};
+  }
+
+  std::string usage() const override {
+    const GpuGate::Usage u = GpuGate::process().usage();
+    return fmt::format(
+        "GPU held alone {:.0f} s ({} steps), by sanitizers only {:.0f} s ({} steps, {} "
+        "gatherings), by neither {:.0f} s",
+        u.alone_seconds, u.alone_steps, u.shared_seconds, u.shared_steps, u.gatherings,
+        u.idle_seconds);
   }
 
   WorkerOutcome run(const WorkerJob& job, const fs::path& dir,
@@ -189,7 +199,8 @@ class GpuBackend : public Backend {
     // Timing runs and ncu hold the GPU alone (two ncu profiles at once on one H200: "An error
     // was reported by the driver", measurements/gpu-grading/2026-12-03-class-scale.md); plain
     // runs and the sanitizers share it. A worker reads its inputs before it touches the GPU, so
-    // the lock is taken while it does (GoWord): a timing holds the GPU for the GPU's work only.
+    // the lock is taken while it does (GoWord), and says when it is done with the GPU, before
+    // its outputs go back: a timing holds the GPU for the GPU's work only.
     using Clock = std::chrono::steady_clock;
     double waited = 0.0;  // for the step's timings: how long others held the GPU
     auto hold = [&waited](GpuLock& lock, bool alone) {
@@ -207,7 +218,8 @@ class GpuBackend : public Backend {
                                        "{report_fd}",   "--go-fd",    "{go_fd}"};
       SandboxSpec w = spec;
       GoWord go(argv, w);
-      go.send_after([&] { hold(gpu_lock, job.request.timed); });
+      // The worker's word back (the GPU done with) lets the GPU go while its outputs travel.
+      go.send_after([&] { hold(gpu_lock, job.request.timed); }, [&] { gpu_lock.release(); });
       run_worker(argv, w, sandboxed_, job, out);
       go.join();
     }
@@ -285,7 +297,7 @@ class GpuBackend : public Backend {
             resolve(sanitizer_argv(name, worker.string(), dir.string(), sanitizer_padding_));
         argv.insert(argv.end(), {"--go-fd", "{go_fd}"});
         GoWord go(argv, t);
-        go.send_after([&] { hold(gpu_lock, false); });
+        go.send_after([&] { hold(gpu_lock, false); }, [&] { gpu_lock.release(); });
         const SandboxResult r = tool(argv, t, std::size_t{1} << 20);
         go.join();
         gpu_lock.release();

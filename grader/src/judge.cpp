@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <random>
+#include <regex>
 
 #include "gates_internal.hpp"
 #include "grader/policy.hpp"
@@ -68,6 +69,26 @@ WorkerJob job_for(const fs::path& file, const std::string& shown, const std::str
   job.request.kernel = kernel;
   job.request.include_dirs = {(course_root() / "gpu/include").string()};
   return job;
+}
+
+/// Removes the large input files (runK_bufJ.in of 8 MiB and over) that an exercise's steps left
+/// in their folders (work_dir/SLUG-...): they can be made again from the seed.
+void drop_large_inputs(const JudgeOptions& o, const std::string& slug) {
+  if (o.keep_inputs || o.work_dir.empty()) return;
+  static const std::regex input(R"(run\d+_buf\d+\.in)");
+  constexpr std::uintmax_t kLarge = std::uintmax_t{8} << 20;
+  std::error_code ec;
+  for (fs::directory_iterator d(o.work_dir, ec), end; !ec && d != end; d.increment(ec)) {
+    if (d->path().filename().string().rfind(slug + "-", 0) != 0 || !d->is_directory(ec)) continue;
+    std::error_code e2;
+    for (fs::directory_iterator f(d->path(), e2); !e2 && f != end; f.increment(e2)) {
+      std::error_code e3;
+      if (std::regex_match(f->path().filename().string(), input) && f->is_regular_file(e3) &&
+          f->file_size(e3) >= kLarge) {
+        fs::remove(f->path(), e3);
+      }
+    }
+  }
 }
 
 fs::path fresh_dir(const JudgeOptions& o, const std::string& name) {
@@ -659,6 +680,7 @@ ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submissi
   }
   if (ev.caps.can_time && ev.student_ms > 0) result.kernel_ms = ev.student_ms;
   result.steps = ev.steps;
+  drop_large_inputs(options, spec.slug);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

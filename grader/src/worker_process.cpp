@@ -235,18 +235,28 @@ GoWord::GoWord(std::vector<std::string>& argv, SandboxSpec& spec) {
   spec.pass_fds.push_back(theirs_);
 }
 
-void GoWord::send_after(std::function<void()> ready) {
-  thread_ = std::thread([this, ready = std::move(ready)] {
+void GoWord::send_after(std::function<void()> ready, std::function<void()> done) {
+  thread_ = std::thread([this, ready = std::move(ready), done = std::move(done)] {
     ready();
     const char word = 'g';
     // MSG_NOSIGNAL: a child already gone is no reason to stop the grader.
     while (send(ours_, &word, 1, MSG_NOSIGNAL) < 0 && errno == EINTR) {
     }
+    if (!done) return;
+    // The child's word that it is done with the GPU; or nothing, once join() shuts the socket
+    // (the child has ended): either way the step is done with it.
+    char back = 0;
+    while (recv(ours_, &back, 1, 0) < 0 && errno == EINTR) {
+    }
+    done();
   });
 }
 
 void GoWord::join() {
-  if (thread_.joinable()) thread_.join();
+  if (!thread_.joinable()) return;
+  // A thread still waiting for the child's word stops waiting: the child has ended.
+  shutdown(ours_, SHUT_RDWR);
+  thread_.join();
 }
 
 GoWord::~GoWord() {

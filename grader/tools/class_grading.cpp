@@ -151,20 +151,23 @@ int grade_class(const Options& o, const grader::Backend& backend) {
                      {"", results_hash(read_text(out / "results.json")), grader::summarize(r)});
       }
       const std::size_t d = ++done;
+      // How the backend's GPU was used so far: where a long class run's time goes.
+      const std::string usage = tty ? "" : backend.usage();
       std::lock_guard<std::mutex> lock(print);
       // On a terminal one line that updates; in a log (a batch job, CI) one line per student
       // with its time, so that a run cut short still says how far it got.
       std::cerr << (tty ? fmt::format("\r[{}/{}] {} {}{}", d, students.size(),
                                       resumed ? "unchanged, kept" : "graded", name,
                                       std::string(20, ' '))
-                        : fmt::format("[{}/{}] {} {} in {:.1f} s ({:.0f} s into the class)\n", d,
+                        : fmt::format("[{}/{}] {} {} in {:.1f} s ({:.0f} s into the class{})\n", d,
                                       students.size(), resumed ? "unchanged, kept" : "graded", name,
                                       std::chrono::duration<double>(
                                           std::chrono::steady_clock::now() - student_start)
                                           .count(),
                                       std::chrono::duration<double>(
                                           std::chrono::steady_clock::now() - class_start)
-                                          .count()))
+                                          .count(),
+                                      usage.empty() ? "" : "; " + usage))
                 << std::flush;
     }
   };

@@ -26,6 +26,7 @@ struct Options {
   std::string mode = "auto";
   std::string widths = "auto";
   bool verbose = false;
+  bool keep_inputs = false;  ///< --keep-inputs: the timed size's inputs stay in the work folders
   std::string format = "gradescope";
   fs::path out = "build/grade";
   fs::path policy;  ///< --policy: the grading policy file ("" = the course's, if any)

@@ -48,6 +48,9 @@ int main(int argc, char** argv) {
                  "when nvcc and nvdisasm are found: what the GPU runs), nvcc, or clang")
       ->check(CLI::IsMember({"auto", "nvcc", "clang"}));
   app.add_flag("--verbose", o.verbose, "show compiler output and bank diagrams");
+  app.add_flag("--keep-inputs", o.keep_inputs,
+               "keep the large inputs (the GPU's timed size) in the work folders after grading "
+               "(to run a worker again by hand; a class's would fill a disk)");
   app.add_option("--policy", o.policy,
                  "grading policy (TOML): gate points and thresholds per exercise (default: "
                  "grading-policy.toml at the course's root when there, else the registry's)");

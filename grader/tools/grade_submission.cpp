@@ -94,6 +94,7 @@ grader::SubmissionResult grade_submission(const fs::path& dir, const std::string
   jo.gate_row = o.gate_row;
   jo.seed = o.seed;
   jo.verbose = o.verbose;
+  jo.keep_inputs = o.keep_inputs;
   jo.work_dir = fs::absolute(work);
   jo.shown_submission = shown;
   fs::create_directories(work);

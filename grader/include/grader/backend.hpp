@@ -110,6 +110,9 @@ class Backend {
   /// Runs `job` in a child process working in `dir` (created empty).
   virtual WorkerOutcome run(const WorkerJob& job, const std::filesystem::path& dir,
                             const Limits& limits) const = 0;
+  /// How the backend's shared resource was used since it was made, in one line for a class's
+  /// log ("GPU held alone 412 s (420 steps), ..."), or "" when there is nothing to say.
+  virtual std::string usage() const { return ""; }
 };
 
 /// How backends run workers.

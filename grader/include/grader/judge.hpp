@@ -133,6 +133,10 @@ struct JudgeOptions {
   std::uint64_t seed = 0;          ///< 0: a fresh secret seed from std::random_device
   bool verbose = false;            ///< add bank diagrams of the worst line
   std::filesystem::path work_dir;  ///< scratch space for worker requests
+  /// Keep the large inputs (8 MiB and over: the GPU's timed size, up to 512 MiB an exercise)
+  /// in work_dir after the exercise is graded; by default they go, so that a class's work
+  /// folders do not fill the disk (about 1.6 GB per student for exercises 01-08).
+  bool keep_inputs = false;
   /// How messages name the submission folder: the relative path the user gave ("exercises",
   /// "solutions"), so that a file reads "exercises/04-padding-transpose/transpose.cu:27"; empty
   /// (a class, an upload, an absolute path): files are named inside the submission,

@@ -98,7 +98,9 @@ PY
 if has solutions; then
   for run in $SOL_RUNS; do
     s=$(date +%s.%N)
+    # --keep-inputs: the costs part runs the workers again from these folders.
     $B/bin/grade --mode gpu --submission $ROOT/solutions --jobs $SOL_JOBS --format gradescope,junit \
+      --keep-inputs \
       ${SOL_EX:+--exercise $SOL_EX} --out $G/sol-$run >"$OUT/solutions-$run.txt" 2>&1
     rc=$?
     t=$(python3 -c "print(round($(date +%s.%N) - $s, 1))")
@@ -189,6 +191,10 @@ ex = [float(m) for m in re.findall(r"^  \S+ · \S+: \d+/\d+ \([0-9.]+ s, ([0-9]+
                                     open(sys.argv[1]).read(), re.M)]
 if ex:
     print(f"  exercises graded: {len(ex)}, the last {max(ex):.0f} s into the class")
+# The last student's line: how the GPU was held so far (alone, by sanitizers only, by neither).
+last = [l for l in open(sys.argv[1]).read().splitlines() if re.match(r"^\[\d+/\d+\] ", l)]
+if last:
+    print("  last:", last[-1])
 PY
   [ -f $G/class/gradebook.csv ] && python3 -c "
 import csv,sys; rows=list(csv.reader(open('$G/class/gradebook.csv')))[1:]
