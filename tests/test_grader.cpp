@@ -669,6 +669,46 @@ TEST_CASE("grader: formats, a missing file, and a class with resume", "[grader][
   CHECK(fs::last_write_time(cout_dir / "alice" / "results.json") == stamp);
 }
 
+TEST_CASE("grader: a class starts its students on different exercises, and reports in order",
+          "[grader][class]") {
+  // One student at a time: alice (the first folder) starts with 01, bob with 03, the next
+  // exercise; their builds and GPU steps would otherwise queue for the same step at once.
+  const fs::path klass = build_dir() / "test-grade" / "rotate-input";
+  fs::remove_all(klass);
+  for (const char* who : {"alice", "bob"}) {
+    for (const char* ex : {"01-banks-and-words", "03-strides"}) {
+      fs::create_directories(klass / who);
+      fs::copy(fs::path("solutions") / ex, klass / who / ex);
+    }
+  }
+  const GradeRun r =
+      grade("--submissions " + klass.string() + " --exercise 01 03 --jobs 1", "rotate");
+  CHECK(r.status == 0);
+  auto at = [&](const std::string& line) { return r.output.find(line); };
+  const auto a01 = at("  alice · 01-banks-and-words: 100/100"),
+             a03 = at("  alice · 03-strides: 100/100"),
+             b01 = at("  bob · 01-banks-and-words: 100/100"),
+             b03 = at("  bob · 03-strides: 100/100");
+  REQUIRE(a01 != std::string::npos);
+  REQUIRE(a03 != std::string::npos);
+  REQUIRE(b01 != std::string::npos);
+  REQUIRE(b03 != std::string::npos);
+  CHECK(a01 < a03);
+  CHECK(b03 < b01);
+  // results.json keeps the registry's order whatever the order of grading.
+  std::ifstream in(build_dir() / "test-grade" / "rotate" / "bob" / "results.json");
+  const json res = json::parse(in, nullptr, false);
+  REQUIRE(res.is_object());
+  CHECK(res["tests"][0]["name"].get<std::string>().rfind("01 ", 0) == 0);
+  const std::string book = [&] {
+    std::ifstream csv(build_dir() / "test-grade" / "rotate" / "gradebook.csv");
+    return std::string((std::istreambuf_iterator<char>(csv)), {});
+  }();
+  CHECK(book ==
+        "student,total,max,01-banks-and-words,03-strides\r\nalice,200,200,100,100\r\n"
+        "bob,200,200,100,100\r\n");
+}
+
 TEST_CASE("grader: a class's gradebook comes from the grader's typed records, kept ones included",
           "[grader][class]") {
   // A class of two graded into OUT; then bob fixes his kernel and the class is graded again

@@ -777,3 +777,31 @@ TEST_CASE("judge: the large inputs go from the work folders once the exercise is
     CHECK(folders >= 2);
   }
 }
+
+TEST_CASE("judge: a baseline warmed into the cache is the one every student's grading finds",
+          "[judge]") {
+  // A class on a GPU warms each exercise's baseline when it starts; a student's grading then
+  // runs no baseline job of its own (a different key, from other sizes or inputs, would).
+  std::mutex m;
+  int baseline_jobs = 0;
+  const FakeBackend b(gpu(), [&](const WorkerJob& j) {
+    if (j.request.file.find("/lessons/") != std::string::npos) {
+      const std::lock_guard<std::mutex> lock(m);
+      ++baseline_jobs;
+    }
+    return worker(j, {site(0, 128, 128, "load"), site(0, 128, 128, "store")});
+  });
+  grader::BaselineCache cache;
+  grader::JudgeOptions o;
+  o.seed = 5;
+  o.work_dir = fs::temp_directory_path() / "test-judge-warm";
+  o.baselines = &cache;
+  grader::warm_baseline(tiny(), b, o);
+  CHECK(baseline_jobs == 2);  // profiled at sizes[0], timed at the timed size
+  CHECK(cache.size() == 1);
+  o.seed = 6;  // another student's seed: other inputs at sizes[0], the same baseline
+  const auto r = grader::grade_exercise(tiny(), "solutions", b, o);
+  CHECK(r.gate("speed")->passed);
+  CHECK(baseline_jobs == 2);
+  CHECK(cache.size() == 1);
+}

@@ -606,6 +606,30 @@ KernelTiming time_at_timed_size(const ExerciseSpec& spec, const fs::path& file,
   return out;
 }
 
+void warm_baseline(const ExerciseSpec& spec, const Backend& backend, const JudgeOptions& options) {
+  if (options.baselines == nullptr || spec.kind == ExerciseSpec::Kind::kHost) return;
+  Evidence ev;
+  ev.spec = &spec;
+  ev.caps = backend.capabilities();
+  ev.options = options;
+  ev.sizes = {spec.sizes[0]};
+  ev.inputs.resize(1);
+  ev.expected.resize(1);
+  // The key of a cached baseline holds the sizes' labels and the timed inputs (from a seed
+  // fixed by the exercise when baselines are cached), not the inputs at sizes[0]: any serve.
+  std::mt19937_64 rng(std::hash<std::string>{}("baseline of exercise " + spec.id));
+  const protocol::RunSpec first =
+      make_run(spec, spec.sizes[0], rng, &ev.inputs[0], &ev.expected[0]);
+  if (!ev.caps.can_time) {
+    collect_baseline(ev, backend, first, nullptr, {});
+    return;
+  }
+  Buffers inputs;
+  const protocol::RunSpec timing = timing_run(ev, rng, &inputs);
+  collect_baseline(ev, backend, first, &timing, inputs);
+  drop_large_inputs(options, spec.slug);
+}
+
 ExerciseResult grade_exercise(const ExerciseSpec& spec, const fs::path& submission,
                               const Backend& backend, const JudgeOptions& options) {
   const auto start = std::chrono::steady_clock::now();

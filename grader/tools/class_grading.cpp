@@ -130,8 +130,11 @@ int grade_class(const Options& o, const grader::Backend& backend) {
                       .count());
             };
           }
+          // Each student starts on another exercise: their builds, banksim's checks and GPU
+          // steps interleave instead of queueing for the same step at once.
           const grader::SubmissionResult r = grade_submission(
-              students[i], name, list, backend, o, o.out / "work" / output_name(raw), 1, {}, one);
+              students[i], name, list, backend, o, o.out / "work" / output_name(raw), 1, {}, one,
+              list.empty() ? 0 : i % list.size());
           write_results(r, out, o);
           write_record(out,
                        {fp, results_hash(read_text(out / "results.json")), grader::summarize(r)});
@@ -172,6 +175,21 @@ int grade_class(const Options& o, const grader::Backend& backend) {
     }
   };
   std::vector<std::thread> pool;
+  // On a GPU, the baselines, one thread each, beside the first students (not in a SLURM task,
+  // which grades one student): a student then finds its exercise's baseline run or running, instead
+  // of running it queued behind the others' GPU steps while they all wait for it.
+  if (o.task < 0 && !o.merge_only && o.baselines != nullptr && backend.capabilities().can_time) {
+    const grader::JudgeOptions jo = judge_options(o, o.out / "work" / ".baselines", {});
+    for (const auto* spec : list) {
+      pool.emplace_back([&backend, jo, spec] {
+        try {
+          grader::warm_baseline(*spec, backend, jo);
+        } catch (const std::exception&) {
+          // The first student that needs it runs it again, and says what failed.
+        }
+      });
+    }
+  }
   for (int j = 0; j < std::max(1, o.jobs); ++j) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
   if (o.task >= 0) return 0;  // the gradebook job writes it when every task has ended

@@ -60,13 +60,17 @@ grader::ExerciseResult not_graded(const grader::ExerciseSpec& spec, const grader
                                   const std::string& why);
 /// Called as each exercise of a submission is graded, with its seconds (a class's log).
 using ExerciseDone = std::function<void(const grader::ExerciseResult&, double seconds)>;
-/// Grades the submission folder `dir` (grade_submission.cpp).
+/// Grades the submission folder `dir` (grade_submission.cpp), the exercises from list[first]
+/// on, round to the start (a class starts its students on different exercises, so that their
+/// builds and GPU steps interleave); results keep the list's order.
 grader::SubmissionResult grade_submission(const fs::path& dir, const std::string& name,
                                           const std::vector<const grader::ExerciseSpec*>& list,
                                           const grader::Backend& backend, const Options& o,
                                           const fs::path& work, int jobs = 1,
-                                          const fs::path& shown = {},
-                                          const ExerciseDone& done = {});
+                                          const fs::path& shown = {}, const ExerciseDone& done = {},
+                                          std::size_t first = 0);
+/// The judge's options for grading into `work` (grade_submission.cpp).
+grader::JudgeOptions judge_options(const Options& o, const fs::path& work, const fs::path& shown);
 /// results.json and the other formats asked for, into `out`.
 void write_results(const grader::SubmissionResult& r, const fs::path& out, const Options& o);
 /// Everything after the command line for grading (and `grade calibrate`): the sandbox's checks,

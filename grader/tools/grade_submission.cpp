@@ -64,11 +64,24 @@ grader::ExerciseResult not_graded(const grader::ExerciseSpec& spec, const grader
 /// Grades the submission folder `dir`. `shown` names it in messages (JudgeOptions::
 /// shown_submission): the relative path a student typed, or empty (a class's students and uploads
 /// know their files by their path inside the folder).
+grader::JudgeOptions judge_options(const Options& o, const fs::path& work, const fs::path& shown) {
+  grader::JudgeOptions jo;
+  jo.checker = o.checker;
+  jo.baselines = o.baselines;
+  jo.gate_row = o.gate_row;
+  jo.seed = o.seed;
+  jo.verbose = o.verbose;
+  jo.keep_inputs = o.keep_inputs;
+  jo.work_dir = fs::absolute(work);
+  jo.shown_submission = shown;
+  return jo;
+}
+
 grader::SubmissionResult grade_submission(const fs::path& dir, const std::string& name,
                                           const std::vector<const grader::ExerciseSpec*>& list,
                                           const grader::Backend& backend, const Options& o,
                                           const fs::path& work, int jobs, const fs::path& shown,
-                                          const ExerciseDone& done_one) {
+                                          const ExerciseDone& done_one, std::size_t first) {
   const auto start = std::chrono::steady_clock::now();
   grader::SubmissionResult r;
   r.name = name;
@@ -88,22 +101,15 @@ grader::SubmissionResult grade_submission(const fs::path& dir, const std::string
     r.facts["hybrid"] = o.checker != nullptr ? "banksim on the CPU at every size, then the GPU"
                                              : "GPU only (--gpu-only)";
   }
-  grader::JudgeOptions jo;
-  jo.checker = o.checker;
-  jo.baselines = o.baselines;
-  jo.gate_row = o.gate_row;
-  jo.seed = o.seed;
-  jo.verbose = o.verbose;
-  jo.keep_inputs = o.keep_inputs;
-  jo.work_dir = fs::absolute(work);
-  jo.shown_submission = shown;
+  const grader::JudgeOptions jo = judge_options(o, work, shown);
   fs::create_directories(work);
   // One submission's exercises run `jobs` at a time (a class runs its students in parallel
   // instead); results keep the registry's order.
   std::vector<std::optional<grader::ExerciseResult>> done(list.size());
   std::atomic<std::size_t> next{0};
   auto worker = [&]() {
-    for (std::size_t i = next++; i < list.size(); i = next++) {
+    for (std::size_t n = next++; n < list.size(); n = next++) {
+      const std::size_t i = (n + first) % list.size();
       const auto* spec = list[i];
       const auto exercise_start = std::chrono::steady_clock::now();
       try {

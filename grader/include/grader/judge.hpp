@@ -171,6 +171,13 @@ KernelTiming time_at_timed_size(const ExerciseSpec& spec, const std::filesystem:
                                 const std::string& kernel, const Backend& backend,
                                 const std::filesystem::path& dir);
 
+/// Runs the baseline of `spec` into options.baselines (its counters at sizes[0] and, where the
+/// backend times, its time and outputs at the timed size), unless it is there or another caller
+/// runs it; nothing without a cache or for a host exercise. A class graded on a GPU does this
+/// for every exercise when it starts, beside its first students, so that no student waits for
+/// a baseline queued behind the other students' steps.
+void warm_baseline(const ExerciseSpec& spec, const Backend& backend, const JudgeOptions& options);
+
 /// Grades `spec` for the submission folder `submission` (same layout as exercises/).
 ExerciseResult grade_exercise(const ExerciseSpec& spec, const std::filesystem::path& submission,
                               const Backend& backend, const JudgeOptions& options);
