@@ -7,13 +7,16 @@
 #   probe      ncu-overlap.sh: may ncu profiles overlap (same counters alone and 4 at once)?
 #   lesson     measurements/lessons/2026-12-03-histogram-exercise/run.sh (exercise 10 timed)
 #   ncucost    ncu-cost.sh: one profile's seconds, the grader's ncu line against narrower ones
+#   phases     ncu-phases.sh: one profile's phases (before the target's CUDA work, during, after),
+#              and whether another profile may run during the first or the last
 #   solutions  solutions/ in GPU mode twice (a cold grader: the GPU harness is built; then warm;
 #              SOL_RUNS="cold" for one run)
 #   costs      gpu-costs.sh on the solutions' work folders: each GPU process's seconds, and each
 #              tool over all the exercises' workers in one process
 #   fake       a GPU name without a gate row (COURSE_GPU_NAME): the message and exit status
 #   calibrate  `grade calibrate` (what `make calibrate` runs): this GPU's row, against the
-#              committed one; later parts grade with it (build/gpu-gates.json)
+#              committed one; later parts grade with it (build/gpu-gates.json); CAL_EX: only
+#              these exercises
 #   gaps       the corpus rows that were known gaps of GPU mode (tests/students), graded
 #   corpus     the whole corpus of student submissions (tests/students) in GPU mode
 #   new        the corpus rows of exercises 09, 10 and 11 (their solutions and skeletons included)
@@ -76,6 +79,11 @@ if has lesson; then  # exercise 10 measured as the lesson quotes it (about a min
     bash "$SRC/measurements/lessons/2026-12-03-histogram-exercise/run.sh" >"$OUT/hist.txt" 2>&1
   echo "lesson 10 measurement: rc $?"; tail -40 "$OUT/hist.txt"
 fi
+if has phases; then
+  OUT=$OUT/phases bash "$SRC/measurements/gpu-grading/2026-12-03-class-scale/ncu-phases.sh" \
+    >"$OUT/ncu-phases.txt" 2>&1
+  cat "$OUT/ncu-phases.txt"
+fi
 if has ncucost; then
   OUT=$OUT/ncucost bash "$SRC/measurements/gpu-grading/2026-12-03-class-scale/ncu-cost.sh" \
     >"$OUT/ncu-cost.txt" 2>&1
@@ -128,7 +136,8 @@ if has fake; then
 fi
 if has calibrate && [ "$(left)" -gt 60 ]; then
   s=$(date +%s)
-  $B/bin/grade --mode gpu --out $G/cal calibrate --runs 3 >"$OUT/calibrate.txt" 2>&1
+  $B/bin/grade --mode gpu --out $G/cal ${CAL_EX:+--exercise $CAL_EX} calibrate --runs 3 \
+    >"$OUT/calibrate.txt" 2>&1
   echo "calibrate: rc $? in $(( $(date +%s) - s )) s"
   cat "$OUT/calibrate.txt"
   cp $B/gpu-gates.json "$OUT/gpu-gates.json" 2>/dev/null
