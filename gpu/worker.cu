@@ -192,12 +192,16 @@ int main(int argc, char** argv) {
     ssize_t got = -1;
     while ((got = read(go_fd, &word, 1)) < 0 && errno == EINTR) {
     }
-    // A tool between the grader and this process closed the descriptor: the run goes on without
-    // waiting for the GPU lock, and the log says so.
+    // A tool between the grader and this process did not pass the descriptor on: the GPU lock
+    // is not this run's, so it stops before the GPU and leaves DIR/no-go-word; the grader runs
+    // it again with the lock taken first.
     if (got != 1) {
-      std::fprintf(stderr, "gpu worker: no word on --go-fd %d: not waiting\n", go_fd);
-      close(go_fd);
-      go_fd = -1;
+      std::ofstream(dir + "/no-go-word") << "no word on --go-fd\n";
+      std::fprintf(stderr,
+                   "gpu worker: no word on --go-fd %d: stopping before the GPU (the tool that "
+                   "started this worker did not pass the descriptor on)\n",
+                   go_fd);
+      return 5;
     }
   }
   proto::send_compile(fd, true, "", "");

@@ -640,3 +640,50 @@ TEST_CASE("a GPU worker's word back lets the GPU go before it ends (without one:
     }
   }
 }
+
+TEST_CASE("a GPU step whose tool does not pass the go word on runs again with the lock taken first",
+          "[gpu][lock]") {
+  // The worker stands in as a shell that leaves no-go-word when its --go-fd is not open (a tool
+  // that closed it) and otherwise takes the word; `take` and `let_go` count the lock's use.
+  const fs::path dir = fs::temp_directory_path() / "course-go-gated";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path no_go = dir / grader::internal::kNoGoWordFile;
+  grader::SandboxSpec spec;
+  spec.wall_seconds = spec.cpu_seconds = 20;
+  int takes = 0, lets = 0;
+  std::vector<std::vector<std::string>> ran;
+  auto step_of = [&](bool tool_passes) {
+    return [&, tool_passes](const std::vector<std::string>& argv, const grader::SandboxSpec& s) {
+      ran.push_back(argv);
+      const bool go = argv.size() > 2 && argv[argv.size() - 2] == "--go-fd";
+      const std::string script =
+          !go           ? "true"
+          : tool_passes ? "eval \"head -c 1 <&" + argv.back() + "\" >/dev/null"
+                        : "echo no word on --go-fd >" + no_go.string();  // the fd was not passed on
+      CHECK(grader::run_unsandboxed({"/bin/sh", "-c", script}, s).exit_status == 0);
+    };
+  };
+  auto take = [&] { ++takes; };
+  auto let_go = [&] { ++lets; };
+  std::atomic<bool> passes{true};
+  grader::internal::run_gated({"worker", "DIR"}, spec, no_go, passes, take, let_go, step_of(true));
+  CHECK(ran.size() == 1);
+  CHECK(passes);
+  CHECK(takes == 1);
+  CHECK(lets == 1);
+  // A tool that does not pass it on: its worker stops, the step runs again without the word.
+  ran.clear();
+  takes = lets = 0;
+  grader::internal::run_gated({"worker", "DIR"}, spec, no_go, passes, take, let_go, step_of(false));
+  REQUIRE(ran.size() == 2);
+  CHECK(ran[0].size() == 4);
+  CHECK(ran[1] == std::vector<std::string>{"worker", "DIR"});
+  CHECK_FALSE(passes);
+  CHECK(takes == 2);
+  // From then on the lock is taken first, without the word.
+  ran.clear();
+  grader::internal::run_gated({"worker", "DIR"}, spec, no_go, passes, take, let_go, step_of(false));
+  REQUIRE(ran.size() == 1);
+  CHECK(ran[0] == std::vector<std::string>{"worker", "DIR"});
+}

@@ -1,6 +1,7 @@
 // backend_internal.hpp - helpers shared by the CPU and GPU backends (not part of the API).
 #pragma once
 
+#include <atomic>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -78,6 +79,24 @@ unsigned next_sandbox_uid();
 /// killed, so sandboxes of other graders running at the same time are left alone; killing the
 /// init ends its whole namespace. Called once when grading starts.
 void sweep_orphaned_sandboxes();
+
+/// The file the GPU worker leaves in its folder when its --go-fd gave no word (a tool between
+/// the grader and it did not pass the descriptor on): it then stops before its first CUDA call.
+inline constexpr const char* kNoGoWordFile = "no-go-word";
+
+/// A GPU step: runs argv (the worker, or a tool that starts it) under the sandbox spec given.
+using GpuStep = std::function<void(const std::vector<std::string>&, const SandboxSpec&)>;
+
+/// Runs `step` with the go word when `passes`: argv gets "--go-fd {go_fd}", `take` (the lock)
+/// runs while the step starts, the word follows, and `let_go` runs when the worker answers
+/// (it has reset the device) or ends. A step whose worker left `no_go_file` (its tool did not
+/// pass the descriptor on, so it stopped before the GPU; a file, which a student's kernel can
+/// neither write nor fake by printing) runs again with the lock taken first, and `passes`
+/// becomes false: later steps of that tool take it first too.
+void run_gated(std::vector<std::string> argv, const SandboxSpec& spec,
+               const std::filesystem::path& no_go_file, std::atomic<bool>& passes,
+               const std::function<void()>& take, const std::function<void()>& let_go,
+               const GpuStep& step);
 
 /// One profiled launch: its shared-memory instructions (LDS, STS, ATOMS; predicated or not) and
 /// its global ones (LDG, STG, with ncu's theoretical sectors).

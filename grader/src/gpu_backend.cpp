@@ -209,19 +209,25 @@ class GpuBackend : public Backend {
       waited += std::chrono::duration<double>(Clock::now() - t0).count();
     };
     GpuLock gpu_lock(lock_dir / "gpu.lock");
+    // Each GPU step (the worker, ncu or compute-sanitizer over it) holds the lock from the
+    // worker's go word to its word back (run_gated): a tool's start, the worker's inputs, its
+    // outputs and a profiler's report happen outside it.
+    auto gated = [&](std::vector<std::string> argv, const SandboxSpec& s, bool alone,
+                     std::atomic<bool>& passes, const GpuStep& step) {
+      run_gated(
+          std::move(argv), s, dir / kNoGoWordFile, passes, [&] { hold(gpu_lock, alone); },
+          [&] { gpu_lock.release(); }, step);
+    };
     SandboxSpec spec = base_spec(limits);
     spec.rw_dir = dir;
     spec.dev_nodes = gpu_nodes();
     spec.sandbox_uid = next_sandbox_uid();
     if (!job.profile_only) {
-      std::vector<std::string> argv = {worker.string(), dir.string(), "--report-fd",
-                                       "{report_fd}",   "--go-fd",    "{go_fd}"};
-      SandboxSpec w = spec;
-      GoWord go(argv, w);
-      // The worker's word back (the GPU done with) lets the GPU go while its outputs travel.
-      go.send_after([&] { hold(gpu_lock, job.request.timed); }, [&] { gpu_lock.release(); });
-      run_worker(argv, w, sandboxed_, job, out);
-      go.join();
+      gated({worker.string(), dir.string(), "--report-fd", "{report_fd}"}, spec, job.request.timed,
+            worker_go_, [&](const std::vector<std::string>& argv, const SandboxSpec& s) {
+              out = WorkerOutcome{};
+              run_worker(argv, s, sandboxed_, job, out);
+            });
     }
     if (ncu_ && job.profile && (job.profile_only || out.exit_status == 0)) {
       WorkerOutcome prof;
@@ -230,19 +236,21 @@ class GpuBackend : public Backend {
       p.profiler = true;  // the driver gives counters to admins only: see SandboxSpec::profiler
       SandboxResult page;
       auto profile = [&](NcuCounters counters) {
-        prof = WorkerOutcome{};
-        hold(gpu_lock, true);
-        run_worker(
-            resolve(ncu_argv(job.request.kernel, job.request.runs.size(), (dir / "prof").string(),
-                             worker.string(), dir.string(), counters)),
-            p, sandboxed_, job, prof);
+        // ncu starts (about 0.5 s on the H200) and writes its report (0.2 s) outside the lock:
+        // measurements/gpu-grading/2026-12-03-class-scale.md, "one profile's phases".
+        auto ncu_step = [&](const std::string& kernel) {
+          gated(resolve(ncu_argv(kernel, job.request.runs.size(), (dir / "prof").string(),
+                                 worker.string(), dir.string(), counters)),
+                p, true, ncu_go_, [&](const std::vector<std::string>& argv, const SandboxSpec& s) {
+                  prof = WorkerOutcome{};
+                  run_worker(argv, s, sandboxed_, job, prof);
+                });
+        };
+        ncu_step(job.request.kernel);
         if (prof.output_tail.find("No kernels were profiled") != std::string::npos) {
           // This ncu named the kernel otherwise than its filter expects: every launch of the
           // worker is the kernel's (the job's sizes, in order), so profile them unfiltered.
-          prof = WorkerOutcome{};
-          run_worker(resolve(ncu_argv("", job.request.runs.size(), (dir / "prof").string(),
-                                      worker.string(), dir.string(), counters)),
-                     p, sandboxed_, job, prof);
+          ncu_step("");
         }
         // Reading the report is CPU work: the GPU is free for other students' steps meanwhile.
         gpu_lock.release();
@@ -293,14 +301,12 @@ class GpuBackend : public Backend {
       for (const std::string& name : tools) {
         SandboxSpec t = spec;
         t.wall_seconds = t.cpu_seconds = 300;
-        std::vector<std::string> argv =
-            resolve(sanitizer_argv(name, worker.string(), dir.string(), sanitizer_padding_));
-        argv.insert(argv.end(), {"--go-fd", "{go_fd}"});
-        GoWord go(argv, t);
-        go.send_after([&] { hold(gpu_lock, false); }, [&] { gpu_lock.release(); });
-        const SandboxResult r = tool(argv, t, std::size_t{1} << 20);
-        go.join();
-        gpu_lock.release();
+        SandboxResult r;
+        gated(resolve(sanitizer_argv(name, worker.string(), dir.string(), sanitizer_padding_)), t,
+              false, sanitizer_go_,
+              [&](const std::vector<std::string>& argv, const SandboxSpec& s) {
+                r = tool(argv, s, std::size_t{1} << 20);
+              });
         auto issues = sanitizer_issues(r.stdout_text + r.stderr_text, name);
         if (issues.empty() && out.exit_status == 0) {
           // No finding counts only from a run that finished: no summary, no check.
@@ -531,6 +537,9 @@ class GpuBackend : public Backend {
   bool ncu_ = false;
   /// This ncu gave no source page for the metrics by name, and one for SourceCounters.
   mutable std::atomic<bool> ncu_section_{false};
+  /// Whether the worker's go word reaches it when it runs alone, under ncu, under
+  /// compute-sanitizer (each false from the first step whose worker did not get it).
+  mutable std::atomic<bool> worker_go_{true}, ncu_go_{true}, sanitizer_go_{true};
   bool sanitizer_ = false;
   bool sanitizer_padding_ = false;
 };

@@ -259,6 +259,28 @@ void GoWord::join() {
   thread_.join();
 }
 
+void run_gated(std::vector<std::string> argv, const SandboxSpec& spec,
+               const std::filesystem::path& no_go_file, std::atomic<bool>& passes,
+               const std::function<void()>& take, const std::function<void()>& let_go,
+               const GpuStep& step) {
+  std::error_code ec;
+  if (passes) {
+    std::vector<std::string> a = argv;
+    a.insert(a.end(), {"--go-fd", "{go_fd}"});
+    SandboxSpec t = spec;
+    fs::remove(no_go_file, ec);
+    GoWord go(a, t);
+    go.send_after(take, let_go);
+    step(a, t);
+    go.join();  // let_go has run: at the worker's answer, or here once it ended
+    if (!fs::exists(no_go_file, ec)) return;
+    passes = false;
+  }
+  take();
+  step(argv, spec);
+  let_go();
+}
+
 GoWord::~GoWord() {
   join();
   if (ours_ >= 0) close(ours_);
