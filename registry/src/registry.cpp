@@ -809,11 +809,15 @@ ExerciseSpec ex11() {  // the solution makes 4.5x fewer shared wavefronts than t
   e.random_sizes = 1;
   e.gpu_timing_size = mnk_size(4096, 4096, 4096);
   e.bench_size = e.gpu_timing_size;
-  // Model 1.24x; on the H200 the gate asks 2.2 of the measured 2.59-2.61x: 1.24 x 2.2 / 2.6 = 1.05.
+  // Model 1.24x: the gate asks the model for a fix 5% cheaper than the baseline. On the H200 the
+  // gate asks 1.8 of the measured 2.59-2.61x (70%): the honest alternatives of the student
+  // corpus ran 2.25-2.74x and tiles whose loads stay 2-way 2.07-2.14x, which the conflicts gate
+  // fails; a gate near 2.2 sat within 2% of an honest kernel (staging by half2, 2.25x), and the
+  // H200's calibrated row moved it above that kernel (measurements/calibration/).
   e.thresholds.cpu_min_cost_ratio = 1.05;
   e.thresholds.max_load_requests_vs_baseline = 2.0;  // A and B staged: 1.0x the baseline
   e.thresholds.reference = SpeedReference::kBaseline;
-  e.thresholds.gpu = {{"NVIDIA H200", 2.2,
+  e.thresholds.gpu = {{"NVIDIA H200", 1.8,
                        "measurements/lessons/2026-12-03-tensor-core-tiles.md: the same kernels "
                        "(fragment_loads.cu, the reference's padded rows vs rows of 64 halves) "
                        "2.593x and 2.605x at 4096^3 "
