@@ -61,9 +61,7 @@ grader::ExerciseResult not_graded(const grader::ExerciseSpec& spec, const grader
   return er;
 }
 
-/// Grades the submission folder `dir`. `shown` names it in messages (JudgeOptions::
-/// shown_submission): the relative path a student typed, or empty (a class's students and uploads
-/// know their files by their path inside the folder).
+/// The judge's options from the command line's, for a grading working in `work`.
 grader::JudgeOptions judge_options(const Options& o, const fs::path& work, const fs::path& shown) {
   grader::JudgeOptions jo;
   jo.checker = o.checker;
@@ -77,6 +75,9 @@ grader::JudgeOptions judge_options(const Options& o, const fs::path& work, const
   return jo;
 }
 
+/// Grades the submission folder `dir`. `shown` names it in messages (JudgeOptions::
+/// shown_submission): the relative path a student typed, or empty (a class's students and uploads
+/// know their files by their path inside the folder).
 grader::SubmissionResult grade_submission(const fs::path& dir, const std::string& name,
                                           const std::vector<const grader::ExerciseSpec*>& list,
                                           const grader::Backend& backend, const Options& o,
