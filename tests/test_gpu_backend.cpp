@@ -687,3 +687,27 @@ TEST_CASE("a GPU step whose tool does not pass the go word on runs again with th
   REQUIRE(ran.size() == 1);
   CHECK(ran[0] == std::vector<std::string>{"worker", "DIR"});
 }
+
+TEST_CASE("a GPU step's wait for the GPU is not charged to its wall-clock limit", "[gpu][lock]") {
+  // The lock is taken 2 s after the step starts (other students' timings); the worker, limited
+  // to 1 s of wall clock, takes the word and answers at once: it is not killed for the wait.
+  const fs::path dir = fs::temp_directory_path() / "course-go-wait";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  grader::SandboxSpec spec;
+  spec.wall_seconds = spec.cpu_seconds = 1;
+  std::atomic<bool> passes{true};
+  grader::SandboxResult r;
+  grader::internal::run_gated(
+      {"/bin/sh", "-c", "eval \"head -c 1 <&$1\" >/dev/null; eval \"printf d >&$1\"", "sh"}, spec,
+      dir / grader::internal::kNoGoWordFile, passes,
+      [] { std::this_thread::sleep_for(std::chrono::seconds(2)); }, [] {},
+      [&](const std::vector<std::string>& argv, const grader::SandboxSpec& s) {
+        // argv ends "--go-fd N": the script reads $1, so N must come first after "sh".
+        std::vector<std::string> a = {argv[0], argv[1], argv[2], argv[3], argv.back()};
+        r = grader::run_unsandboxed(a, s);
+      });
+  CHECK_FALSE(r.timed_out);
+  CHECK(r.exit_status == 0);
+  CHECK(passes);
+}

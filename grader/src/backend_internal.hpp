@@ -89,10 +89,11 @@ using GpuStep = std::function<void(const std::vector<std::string>&, const Sandbo
 
 /// Runs `step` with the go word when `passes`: argv gets "--go-fd {go_fd}", `take` (the lock)
 /// runs while the step starts, the word follows, and `let_go` runs when the worker answers
-/// (it has reset the device) or ends. A step whose worker left `no_go_file` (its tool did not
-/// pass the descriptor on, so it stopped before the GPU; a file, which a student's kernel can
-/// neither write nor fake by printing) runs again with the lock taken first, and `passes`
-/// becomes false: later steps of that tool take it first too.
+/// (it has reset the device) or ends. The wait in `take` is added to the step's wall limit. A step
+/// whose worker left `no_go_file` (its tool did not pass the descriptor on, so it stopped before
+/// the GPU; a file, which a student's kernel can neither write nor fake by printing) runs again
+/// with the lock taken first, and `passes` becomes false: later steps of that tool take it first
+/// too.
 void run_gated(std::vector<std::string> argv, const SandboxSpec& spec,
                const std::filesystem::path& no_go_file, std::atomic<bool>& passes,
                const std::function<void()>& take, const std::function<void()>& let_go,

@@ -195,6 +195,7 @@ struct Plan {
   unsigned uid = 0;
   std::string cwd;
   double wall_seconds = 0;
+  std::shared_ptr<const std::atomic<double>> wall_extra;  // SandboxSpec::wall_extra
   std::size_t output_cap = 0;
   int status_fd = -1;     // bwrap's --json-status-fd write end, or -1 when unsandboxed
   bool kill_uid = false;  // Isolation::kUid: every process of `uid` dies with the run
@@ -519,9 +520,12 @@ SandboxResult run_plan(const Plan& plan, Fd status_read, Fd status_write) {
   Capture cap_out, cap_err;
   cap_out.cap = cap_err.cap = plan.output_cap;
   Fd out_fd = std::move(out.read), err_fd = std::move(err.read);
-  const auto deadline =
-      start + std::chrono::duration_cast<Clock::duration>(
-                  std::chrono::duration<double>(std::max(0.0, plan.wall_seconds)));
+  // The limit, with what the caller has added to it so far (SandboxSpec::wall_extra).
+  const auto deadline_now = [&] {
+    const double extra = plan.wall_extra ? plan.wall_extra->load() : 0.0;
+    return start + std::chrono::duration_cast<Clock::duration>(
+                       std::chrono::duration<double>(std::max(0.0, plan.wall_seconds + extra)));
+  };
   const auto drain_grace = std::chrono::seconds(1);
   bool child_done = false, killed = false;
   int wait_status = 0;
@@ -547,6 +551,7 @@ SandboxResult run_plan(const Plan& plan, Fd status_read, Fd status_write) {
     if (child_done && !streams_open) break;
     const auto now = Clock::now();
     if (child_done && now >= drain_until) break;
+    const auto deadline = deadline_now();
     if (!child_done && !killed && now >= deadline) {
       // Killing the sandbox's init empties its pid namespace; then bwrap and the shim exit on
       // their own, having reaped everything. Init not known yet: kill bwrap, and the shim
@@ -687,6 +692,7 @@ Plan common_plan(const std::vector<std::string>& argv, const SandboxSpec& spec, 
   plan.uid = spec.sandbox_uid;
   plan.keep_fds = spec.pass_fds;
   plan.wall_seconds = spec.wall_seconds;
+  plan.wall_extra = spec.wall_extra;
   plan.output_cap = spec.output_cap;
   const std::string home = spec.rw_dir.empty() ? "/tmp" : fs::absolute(spec.rw_dir).string();
   plan.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "TMPDIR=/tmp", "LANG=C.UTF-8"};

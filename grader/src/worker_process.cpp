@@ -268,9 +268,20 @@ void run_gated(std::vector<std::string> argv, const SandboxSpec& spec,
     std::vector<std::string> a = argv;
     a.insert(a.end(), {"--go-fd", "{go_fd}"});
     SandboxSpec t = spec;
+    // The worker waits for the word in its sandbox: that wait is not charged to its limit
+    // (no limit while it lasts, then the limit plus the wait).
+    auto waited = std::make_shared<std::atomic<double>>(1e9);
+    t.wall_extra = waited;
     fs::remove(no_go_file, ec);
     GoWord go(a, t);
-    go.send_after(take, let_go);
+    go.send_after(
+        [&take, waited] {
+          const auto t0 = std::chrono::steady_clock::now();
+          take();
+          waited->store(
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        },
+        let_go);
     step(a, t);
     go.join();  // let_go has run: at the worker's answer, or here once it ended
     if (!fs::exists(no_go_file, ec)) return;

@@ -26,8 +26,10 @@
 /// Running one untrusted program in a bubblewrap sandbox with limits, a timeout and capped output.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,10 @@ struct SandboxSpec {
   std::size_t output_cap = 1 << 20;
   /// Wall-clock limit; when it passes, everything in the sandbox is killed.
   double wall_seconds = 120;
+  /// Seconds added to wall_seconds, read as the run goes (the caller may change them): a GPU
+  /// step's worker that waits for the grader's go word (the GPU lock) is not charged for the
+  /// wait. Null: none.
+  std::shared_ptr<const std::atomic<double>> wall_extra;
   /// File descriptors opened by the caller that the program keeps, at the same numbers (>= 3),
   /// e.g. the write end of a report pipe. All other descriptors are closed in the child.
   std::vector<int> pass_fds;
