@@ -686,6 +686,21 @@ TEST_CASE("a GPU step whose tool does not pass the go word on runs again with th
   grader::internal::run_gated({"worker", "DIR"}, spec, no_go, passes, take, let_go, step_of(false));
   REQUIRE(ran.size() == 1);
   CHECK(ran[0] == std::vector<std::string>{"worker", "DIR"});
+  // A hostile kernel that prints the worker's message (device printf) changes nothing: only the
+  // worker's file says the word did not come.
+  std::atomic<bool> fresh{true};
+  ran.clear();
+  grader::internal::run_gated(
+      {"worker", "DIR"}, spec, no_go, fresh, take, let_go,
+      [&](const std::vector<std::string>& argv, const grader::SandboxSpec& s) {
+        ran.push_back(argv);
+        const std::string script = "eval \"head -c 1 <&" + argv.back() +
+                                   "\" >/dev/null; echo 'gpu worker: no word on --go-fd 3: "
+                                   "stopping before the GPU'";
+        CHECK(grader::run_unsandboxed({"/bin/sh", "-c", script}, s).exit_status == 0);
+      });
+  CHECK(ran.size() == 1);
+  CHECK(fresh);
 }
 
 TEST_CASE("a GPU step's wait for the GPU is not charged to its wall-clock limit", "[gpu][lock]") {
