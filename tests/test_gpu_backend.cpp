@@ -641,6 +641,21 @@ TEST_CASE("a GPU worker's word back lets the GPU go before it ends (without one:
   }
 }
 
+TEST_CASE("the class log names the tools whose steps take the GPU's lock before they start",
+          "[gpu][lock]") {
+  using grader::internal::gpu_usage_line;
+  const std::string all_pass = gpu_usage_line(307.4, 238, 41.2, 119, 11, 25.6, {});
+  CHECK(all_pass ==
+        "GPU held alone 307 s (238 steps), by sanitizers only 41 s (119 steps, 11 gatherings), by "
+        "neither 26 s");
+  const std::string slow = gpu_usage_line(307.4, 238, 41.2, 119, 11, 25.6, {"ncu"});
+  CHECK(slow.rfind(all_pass, 0) == 0);
+  CHECK(slow.find("the lock taken before ncu starts (it did not pass the go word on)") !=
+        std::string::npos);
+  CHECK(gpu_usage_line(1, 1, 0, 0, 0, 0, {"ncu", "compute-sanitizer"})
+            .find("before ncu, compute-sanitizer starts") != std::string::npos);
+}
+
 TEST_CASE("a GPU step whose tool does not pass the go word on runs again with the lock taken first",
           "[gpu][lock]") {
   // The worker stands in as a shell that leaves no-go-word when its --go-fd is not open (a tool

@@ -99,6 +99,14 @@ void run_gated(std::vector<std::string> argv, const SandboxSpec& spec,
                const std::function<void()>& take, const std::function<void()>& let_go,
                const GpuStep& step);
 
+/// The class log's account of the GPU so far (Backend::usage): how long it was held alone, by
+/// sanitizers only and by neither, and the tools whose steps take the lock first because they did
+/// not pass the go word on (`lock_first`: their start and report then hold the GPU too, the
+/// slower path an instructor should know of).
+std::string gpu_usage_line(double alone_seconds, int alone_steps, double shared_seconds,
+                           int shared_steps, int gatherings, double idle_seconds,
+                           const std::vector<std::string>& lock_first);
+
 /// One profiled launch: its shared-memory instructions (LDS, STS, ATOMS; predicated or not) and
 /// its global ones (LDG, STG, with ncu's theoretical sectors).
 struct ProfiledLaunch {

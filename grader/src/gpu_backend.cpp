@@ -142,11 +142,12 @@ class GpuBackend : public Backend {
 
   std::string usage() const override {
     const GpuGate::Usage u = GpuGate::process().usage();
-    return fmt::format(
-        "GPU held alone {:.0f} s ({} steps), by sanitizers only {:.0f} s ({} steps, {} "
-        "gatherings), by neither {:.0f} s",
-        u.alone_seconds, u.alone_steps, u.shared_seconds, u.shared_steps, u.gatherings,
-        u.idle_seconds);
+    std::vector<std::string> lock_first;
+    if (!worker_go_) lock_first.emplace_back("the worker");
+    if (!ncu_go_) lock_first.emplace_back("ncu");
+    if (!sanitizer_go_) lock_first.emplace_back("compute-sanitizer");
+    return gpu_usage_line(u.alone_seconds, u.alone_steps, u.shared_seconds, u.shared_steps,
+                          u.gatherings, u.idle_seconds, lock_first);
   }
 
   WorkerOutcome run(const WorkerJob& job, const fs::path& dir,

@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -290,6 +291,20 @@ void run_gated(std::vector<std::string> argv, const SandboxSpec& spec,
   take();
   step(argv, spec);
   let_go();
+}
+
+std::string gpu_usage_line(double alone_seconds, int alone_steps, double shared_seconds,
+                           int shared_steps, int gatherings, double idle_seconds,
+                           const std::vector<std::string>& lock_first) {
+  std::string line = fmt::format(
+      "GPU held alone {:.0f} s ({} steps), by sanitizers only {:.0f} s ({} steps, {} "
+      "gatherings), by neither {:.0f} s",
+      alone_seconds, alone_steps, shared_seconds, shared_steps, gatherings, idle_seconds);
+  if (!lock_first.empty()) {
+    line += fmt::format("; the lock taken before {} starts (it did not pass the go word on)",
+                        fmt::join(lock_first, ", "));
+  }
+  return line;
 }
 
 GoWord::~GoWord() {
