@@ -19,13 +19,18 @@
 #              these exercises
 #   gaps       the corpus rows that were known gaps of GPU mode (tests/students), graded
 #   corpus     the whole corpus of student submissions (tests/students) in GPU mode
-#   new        the corpus rows of exercises 09, 10 and 11 (their solutions and skeletons included)
+#   new        the corpus rows of exercises 09, 10 and 11 (their solutions and skeletons included);
+#              NEW_ONLY: a regex over the rows' names instead
 #   shapes     measurements/lessons/2026-12-03-histogram-shapes (exercise 10's kernel shapes)
 #   steps      what one GPU process costs: a CUDA context, ncu and memcheck on a one-launch
 #              program, and exercise 04 graded alone (--jobs 1), each timed
 #   class      CLASS_N distinct copies of solutions/ (each file differs by a comment) as a class,
 #              the exercises CLASS_EX (default 01..08), --jobs CLASS_JOBS; per-student times
+#   CLASS_FIRST  the first student's number (default 1): a class measured in parts on fresh boxes
+#              (CLASS_N=15 CLASS_FIRST=1, then CLASS_FIRST=16) grades distinct students
 #   CLASS_RESUME=1  keep the previous class output (/tmp/grade-out/class): the class resumes
+#   CLASS_DETACH=1  the class runs in its own process session, on past this call's end;
+#              class-wait.sh (the next call, on the box still lent) waits for it and sums it up
 #   SOL_EX     the exercises of the solutions part (default: all); SOL_JOBS its --jobs (11)
 #   OUT=DIR PART="probe solutions class" CLASS_N=30 DEADLINE=SECONDS run.sh
 # DEADLINE (seconds since the start): a part is not started past it; the class is cut there.
@@ -35,6 +40,7 @@ OUT=${OUT:-/tmp/hybrid-out}
 PART=${PART:-solutions fake calibrate gaps}
 CLASS_N=${CLASS_N:-30}
 CLASS_JOBS=${CLASS_JOBS:-8}
+CLASS_FIRST=${CLASS_FIRST:-1}
 DEADLINE=${DEADLINE:-540}
 CLASS_EX=${CLASS_EX:-01 02 03 04 05 06 07 08}
 SOL_EX=${SOL_EX:-}
@@ -174,41 +180,36 @@ if has steps && [ "$(left)" -gt 40 ]; then
     --out $G/steps >"$OUT/steps-04.txt" 2>&1
   echo "exercise 04 alone (--jobs 1): rc $? in $(python3 -c "print(round($(date +%s.%N) - $s, 1))") s"
 fi
-if has new && [ "$(left)" -gt 40 ]; then students new '^(09|10|11)_' ""; fi
+if has new && [ "$(left)" -gt 40 ]; then students new "${NEW_ONLY:-^(09|10|11)_}" ""; fi
 if has class && [ "$(left)" -gt 60 ]; then
   C=/tmp/class; rm -rf $C; mkdir -p $C
-  for i in $(seq -w 1 "$CLASS_N"); do
+  for i in $(seq -f %02g "$CLASS_FIRST" $(( CLASS_FIRST + CLASS_N - 1 ))); do
     cp -r $ROOT/solutions $C/s$i
     for f in $C/s$i/*/*.cu $C/s$i/*/*.cpp; do [ -f "$f" ] && echo "// student $i" >>"$f"; done
   done
   chmod -R o+rX $C
-  s=$(date +%s.%N)
-  timeout $(left) $B/bin/grade --mode gpu --submissions $C --jobs $CLASS_JOBS \
-    --exercise $CLASS_EX --out $G/class >"$OUT/class.txt" 2>&1
-  rc=$?
-  t=$(python3 -c "print(round($(date +%s.%N) - $s, 1))")
-  graded=$(grep -c "\] graded" "$OUT/class.txt")
-  echo "class of $CLASS_N x exercises $CLASS_EX (--jobs $CLASS_JOBS): rc $rc, $graded students graded in $t s"
-  python3 - "$OUT/class.txt" <<'PY'
-import re, sys
-ts = [float(m) for m in re.findall(r"graded \S+ in ([0-9.]+) s", open(sys.argv[1]).read())]
-if ts:
-    ts.sort()
-    print(f"  per student: median {ts[len(ts)//2]:.1f} s, min {ts[0]:.1f}, max {ts[-1]:.1f} (with {len(ts)} graded)")
-# The exercises graded so far (a line each in the log), the last one's time into the class.
-ex = [float(m) for m in re.findall(r"^  \S+ · \S+: \d+/\d+ \([0-9.]+ s, ([0-9]+) s into the class\)",
-                                    open(sys.argv[1]).read(), re.M)]
-if ex:
-    print(f"  exercises graded: {len(ex)}, the last {max(ex):.0f} s into the class")
-# The last student's line: how the GPU was held so far (alone, by sanitizers only, by neither).
-last = [l for l in open(sys.argv[1]).read().splitlines() if re.match(r"^\[\d+/\d+\] ", l)]
-if last:
-    print("  last:", last[-1])
-PY
-  [ -f $G/class/gradebook.csv ] && python3 -c "
-import csv,sys; rows=list(csv.reader(open('$G/class/gradebook.csv')))[1:]
-print('  gradebook:', len(rows), 'rows,', sum(r[1]==r[2] for r in rows), 'at full marks')"
-  cp $G/class/gradebook.csv "$OUT/" 2>/dev/null
+  if [ -n "${CLASS_DETACH:-}" ]; then
+    # The class in its own process session: it runs on past this call (the box stays lent while
+    # calls follow); class-wait.sh, in the next call, waits for its end and summarises it.
+    D=/tmp/class-run; rm -rf $D; mkdir -p $D
+    date +%s.%N >$D/start
+    setsid bash -c "$B/bin/grade --mode gpu --submissions $C \
+      --jobs $CLASS_JOBS --exercise $CLASS_EX --out $G/class >$D/class.txt 2>&1; echo \$? >$D/rc; \
+      date +%s.%N >$D/end" </dev/null >/dev/null 2>&1 &
+    echo "class of $CLASS_N x exercises $CLASS_EX (--jobs $CLASS_JOBS) started in its own session"
+    OUT=$OUT WAIT=$(left) bash "$SRC/measurements/gpu-grading/2026-12-03-class-scale/class-wait.sh"
+  else
+    s=$(date +%s.%N)
+    timeout $(left) $B/bin/grade --mode gpu --submissions $C --jobs $CLASS_JOBS \
+      --exercise $CLASS_EX --out $G/class >"$OUT/class.txt" 2>&1
+    rc=$?
+    t=$(python3 -c "print(round($(date +%s.%N) - $s, 1))")
+    graded=$(grep -c "\] graded" "$OUT/class.txt")
+    echo "class of $CLASS_N x exercises $CLASS_EX (--jobs $CLASS_JOBS): rc $rc, $graded students graded in $t s"
+    python3 "$SRC/measurements/gpu-grading/2026-12-03-class-scale/class-summary.py" "$OUT/class.txt" \
+      $G/class/gradebook.csv
+    cp $G/class/gradebook.csv "$OUT/" 2>/dev/null
+  fi
 fi
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu --format=csv,noheader
 echo "total: $(el) s"
