@@ -655,6 +655,9 @@ TEST_CASE("grader: formats, a missing file, and a class with resume", "[grader][
           R"(  alice · 04-padding-transpose: 100/100 \([0-9.]+ s, [0-9]+ s into the class\))")));
   CHECK(std::regex_search(r.output, std::regex(R"(  bob · 04-padding-transpose: 10/100 \()")));
   CHECK(std::regex_search(r.output, std::regex(R"(\[[12]/2\] graded alice in [0-9.]+ s)")));
+  // The last line: the class's wall time (what the next class run is sized by).
+  CHECK(
+      std::regex_search(r.output, std::regex(R"(graded 2 submissions in [0-9]+\.[0-9] s into )")));
   const fs::path cout_dir = build_dir() / "test-grade" / "class";
   std::ifstream csv(cout_dir / "gradebook.csv");
   const std::string book((std::istreambuf_iterator<char>(csv)), {});

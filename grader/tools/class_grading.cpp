@@ -195,8 +195,17 @@ int grade_class(const Options& o, const grader::Backend& backend) {
   if (o.task >= 0) return 0;  // the gradebook job writes it when every task has ended
   if (!o.merge_only) std::cerr << "\n";
   write_gradebook(o, list, students);
-  std::cout << fmt::format("graded {} submissions into {}/<student>/results.json and {}\n",
-                           students.size(), o.out.string(), (o.out / "gradebook.csv").string());
+  // The class's wall time, and on a GPU how the GPU was held over all of it: what an instructor
+  // sizes the next class run by.
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - class_start).count();
+  const std::string usage = o.merge_only ? "" : backend.usage();
+  if (!usage.empty()) std::cerr << "over the class: " << usage << "\n";
+  // A SLURM gradebook job only merges the tasks' results: its seconds are not the class's.
+  const std::string took = o.merge_only ? "" : fmt::format(" in {:.1f} s", wall);
+  std::cout << fmt::format("graded {} submissions{} into {}/<student>/results.json and {}\n",
+                           students.size(), took, o.out.string(),
+                           (o.out / "gradebook.csv").string());
   return 0;
 }
 

@@ -21,6 +21,10 @@ if ex:
 last = [line for line in text.splitlines() if re.match(r"^\[\d+/\d+\] ", line)]
 if last:
     print("  last:", last[-1])
+# The grader's own last lines: the class's wall time, and how the GPU was held over all of it.
+for line in text.splitlines():
+    if re.match(r"^(graded \d+ submissions in |over the class: )", line):
+        print("  " + line)
 if len(sys.argv) > 2 and os.path.exists(sys.argv[2]):
     rows = list(csv.reader(open(sys.argv[2])))[1:]
     print(f"  gradebook: {len(rows)} rows, {sum(r[1] == r[2] for r in rows)} at full marks")
