@@ -653,7 +653,8 @@ TEST_CASE("the class log names the tools whose steps take the GPU's lock before 
   CHECK(slow.find("the lock taken before ncu starts (it did not pass the go word on)") !=
         std::string::npos);
   CHECK(gpu_usage_line(1, 1, 0, 0, 0, 0, {"ncu", "compute-sanitizer"})
-            .find("before ncu, compute-sanitizer starts") != std::string::npos);
+            .find("before ncu, compute-sanitizer start (they did not pass the go word on)") !=
+        std::string::npos);
 }
 
 TEST_CASE("a GPU step whose tool does not pass the go word on runs again with the lock taken first",

@@ -301,8 +301,10 @@ std::string gpu_usage_line(double alone_seconds, int alone_steps, double shared_
       "gatherings), by neither {:.0f} s",
       alone_seconds, alone_steps, shared_seconds, shared_steps, gatherings, idle_seconds);
   if (!lock_first.empty()) {
-    line += fmt::format("; the lock taken before {} starts (it did not pass the go word on)",
-                        fmt::join(lock_first, ", "));
+    const bool one = lock_first.size() == 1;
+    line += fmt::format("; the lock taken before {} {} ({} not pass the go word on)",
+                        fmt::join(lock_first, ", "), one ? "starts" : "start",
+                        one ? "it did" : "they did");
   }
   return line;
 }
