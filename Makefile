@@ -59,6 +59,9 @@
 #   make platform-fresh-root  (root, 15-30 min) a Debian 12 root from mmdebstrap: Gradescope's
 #                        setup.sh and run_autograder grade solutions/ at 800/800, then the
 #                        README's make grade and make test in the same root
+#   make platform-libstdcxx  (~2 min) banksim with GCC 13's and 14's C++ headers (Ubuntu 24.04,
+#                        Debian 13), fetched from Debian 13's archive into build/libstdcxx/:
+#                        every header a submission may include, and a libcu++ corpus row
 #   make platform-container  (root, ~8 min) the Dockerfile built with podman from a local
 #                        Debian 12 base; make grade (skeletons, solutions 800/800) and make docs in it
 #   make test            build everything and run the whole test suite (CTest), as CI does
@@ -82,7 +85,7 @@ PRESET ?= default
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build test check bench bench-class grade calibrate regions-plugin skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-fresh-root platform-container platform-gradescope platform-prairielearn test-catch2-v3 docs-check docs-serve explorer deps-test deps-build deps-grade deps-docs deps-bench
+.PHONY: all build test check bench bench-class grade calibrate regions-plugin skeletons hint docs lint format clean gradescope prairielearn classroom platform-slurm platform-libstdcxx platform-fresh-root platform-container platform-gradescope platform-prairielearn test-catch2-v3 docs-check docs-serve explorer deps-test deps-build deps-grade deps-docs deps-bench
 
 all: build
 
@@ -225,6 +228,10 @@ gradescope prairielearn classroom: $(BUILD_DIR)/build.ninja
 platform-slurm: $(BUILD_DIR)/build.ninja
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade grade_worker >/dev/null
 	@platforms/slurm/single-node-test.sh $(BUILD_DIR)
+
+platform-libstdcxx: $(BUILD_DIR)/build.ninja
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade banksim >/dev/null
+	@platforms/libstdcxx/test.sh $(BUILD_DIR)
 
 platform-fresh-root: $(BUILD_DIR)/build.ninja
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target grade course-registry >/dev/null

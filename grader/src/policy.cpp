@@ -65,22 +65,6 @@ std::string strip(const std::string& s) {
   return out;
 }
 
-const std::set<std::string>& allowed_includes() {
-  static const std::set<std::string> s = {
-      "course_todo.h", "cuda_runtime.h", "cuda.h", "cuda_fp16.h", "cuda_bf16.h", "mma.h",
-      "cooperative_groups.h", "cooperative_groups/reduce.h", "cooperative_groups/memcpy_async.h",
-      "cstdio", "cstdint", "cstddef", "cmath", "cstring", "climits", "cfloat", "cstdlib", "memory",
-      "type_traits", "limits", "utility", "algorithm", "array", "stdio.h", "stdint.h", "math.h",
-      "string.h", "float.h",
-      // The CUDA toolkit's libcu++ basics (banksim compiles
-      // the toolkit's own; its atomics and waits are not here).
-      "cuda/std/array", "cuda/std/bit", "cuda/std/cmath", "cuda/std/complex", "cuda/std/cstddef",
-      "cuda/std/cstdint", "cuda/std/climits", "cuda/std/functional", "cuda/std/limits",
-      "cuda/std/optional", "cuda/std/span", "cuda/std/tuple", "cuda/std/type_traits",
-      "cuda/std/utility"};
-  return s;
-}
-
 bool allowed_symbol(const std::string& name, bool host) {
   static const std::set<std::string> exact = {"threadIdx",
                                               "blockIdx",
@@ -126,6 +110,22 @@ bool allowed_symbol(const std::string& name, bool host) {
 }
 
 }  // namespace
+
+const std::set<std::string>& allowed_includes() {
+  static const std::set<std::string> s = {
+      "course_todo.h", "cuda_runtime.h", "cuda.h", "cuda_fp16.h", "cuda_bf16.h", "mma.h",
+      "cooperative_groups.h", "cooperative_groups/reduce.h", "cooperative_groups/memcpy_async.h",
+      "cstdio", "cstdint", "cstddef", "cmath", "cstring", "climits", "cfloat", "cstdlib", "memory",
+      "type_traits", "limits", "utility", "algorithm", "array", "stdio.h", "stdint.h", "math.h",
+      "string.h", "float.h",
+      // The CUDA toolkit's libcu++ basics (banksim compiles
+      // the toolkit's own; its atomics and waits are not here).
+      "cuda/std/array", "cuda/std/bit", "cuda/std/cmath", "cuda/std/complex", "cuda/std/cstddef",
+      "cuda/std/cstdint", "cuda/std/climits", "cuda/std/functional", "cuda/std/limits",
+      "cuda/std/optional", "cuda/std/span", "cuda/std/tuple", "cuda/std/type_traits",
+      "cuda/std/utility"};
+  return s;
+}
 
 std::vector<PolicyViolation> check_source_policy(const std::string& text) {
   std::vector<PolicyViolation> v;

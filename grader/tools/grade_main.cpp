@@ -25,6 +25,7 @@
 #include "course/registry.hpp"
 #include "grade_cli.hpp"
 #include "grader/grading_policy.hpp"
+#include "grader/policy.hpp"
 #include "grader/skeleton.hpp"
 
 using namespace grade_cli;
@@ -92,6 +93,8 @@ int main(int argc, char** argv) {
                    "exercises/, and say where exercises/ differs from them")
       ->excludes("--check");
   CLI::App* list = app.add_subcommand("list", "list the exercises");
+  CLI::App* includes =
+      app.add_subcommand("includes", "list the headers a submission may include, one per line");
   CLI::App* calib = app.add_subcommand("calibrate",
                                        "time the baselines and references on this GPU and write "
                                        "its row of the gate table (make calibrate)");
@@ -147,6 +150,10 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (hint->parsed()) return print_hints(hint_id, hint_level);
+    if (includes->parsed()) {
+      for (const auto& h : grader::allowed_includes()) std::cout << h << "\n";
+      return 0;
+    }
     if (list->parsed()) {
       for (const auto& e : grader::exercises()) {
         std::cout << fmt::format("{}  {:<22} {}\n", e.id, e.slug, e.title);

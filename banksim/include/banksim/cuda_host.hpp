@@ -17,7 +17,11 @@
 
 // Standard headers first: the macros below (e.g. __noinline__) must not reach libstdc++. Every
 // standard header a submission may include (grader/src/policy.cpp's allowlist) is here, so that a
-// file's own #include of it later is a no-op instead of a clash with those macros.
+// file's own #include of it later is a no-op instead of a clash with those macros; so is every
+// libstdc++ header that spells __attribute__((__noinline__)) which those reach: <string> (GCC
+// 13 and later's basic_string.h; libcu++'s <cuda/std/...> headers include <iterator>, which
+// includes it) and <memory> (shared_ptr_base.h). `make platform-libstdcxx` checks both with GCC
+// 13's and 14's headers.
 #include <algorithm>
 #include <array>
 #include <cfloat>
@@ -31,6 +35,7 @@
 #include <ctime>
 #include <limits>
 #include <memory>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>

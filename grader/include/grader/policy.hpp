@@ -11,6 +11,7 @@
 #pragma once
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,10 @@ struct PolicyViolation {
   int line = 0;         ///< 1-based; 0 for the compiled object
   std::string message;  ///< "inline assembly is not allowed: ..."
 };
+
+/// The headers a submission may include (`#include <...>` or `"..."`): course_todo.h, the CUDA
+/// headers banksim provides, the toolkit's libcu++ basics and standard math/utility headers.
+const std::set<std::string>& allowed_includes();
 
 /// Checks a source file's text (comments and string literals are ignored).
 std::vector<PolicyViolation> check_source_policy(const std::string& text);
