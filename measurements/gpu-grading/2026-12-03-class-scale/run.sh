@@ -19,7 +19,10 @@
 #              committed one; later parts grade with it (build/gpu-gates.json); CAL_EX: only
 #              these exercises
 #   gaps       the corpus rows that were known gaps of GPU mode (tests/students), graded
-#   corpus     the whole corpus of student submissions (tests/students) in GPU mode
+#   corpus     the whole corpus of student submissions (tests/students) in GPU mode; CORPUS_ONLY:
+#              a regex over the rows' names; STUDENT_JOBS the corpus parts' --jobs (default 8)
+#   GATES=FILE  a gate file (`make calibrate`'s gpu-gates.json) the grader reads from its build:
+#              every part grades with that file's row for this GPU
 #   new        the corpus rows of exercises 09, 10 and 11 (their solutions and skeletons included);
 #              NEW_ONLY: a regex over the rows' names instead
 #   shapes     measurements/lessons/2026-12-03-histogram-shapes (exercise 10's kernel shapes)
@@ -70,6 +73,9 @@ cmake -S $ROOT -B $B -G Ninja -DCOURSE_BUILD_TESTS=OFF -DCOURSE_BUILD_BENCH=OFF 
 echo "build (configure + grade grade_worker banksim course-registry gpu_harness, 16 cores): $(( $(date +%s) - s )) s"
 ls $B/gpu-harness/ 2>/dev/null | tr '\n' ' '; echo
 grep -i "banksim:" "$OUT/build.txt" | head -2
+if [ -n "${GATES:-}" ]; then
+  cp "$SRC/$GATES" $B/gpu-gates.json && echo "gate file: $GATES (as $B/gpu-gates.json)"
+fi
 chmod -R o+rX $B
 # CLASS_RESUME=1 keeps the last class's output: a class cut at a call's deadline goes on from
 # the students it graded (each kept by its record) on a box still warm.
@@ -162,14 +168,14 @@ students() {  # label only-regex extra-args
   s=$(date +%s)
   # --deadline: the rows graded by then are compared, the rest listed as not graded.
   python3 $ROOT/tests/students/run_students.py $B --deadline $(( $(left) > 30 ? $(left) - 15 : 30 )) \
-    --mode gpu --jobs 8 ${2:+--only "$2"} $3 --json "$OUT/$1.json" >"$OUT/$1.txt" 2>&1
+    --mode gpu --jobs "${STUDENT_JOBS:-8}" ${2:+--only "$2"} $3 --json "$OUT/$1.json" >"$OUT/$1.txt" 2>&1
   echo "$1: rc $? in $(( $(date +%s) - s )) s"
   grep -E "MISMATCH|known gap|not graded|as a fair grader" "$OUT/$1.txt" | tail -12
 }
 if has gaps && [ "$(left)" -gt 40 ]; then
   students gaps '^(03_lane_pairs|04_sync_inside_guard|04_tile_not_transposed|05_no_zero_fill|06_swizzle_store_only|06_swizzle_full_row)$' --no-reference
 fi
-if has corpus && [ "$(left)" -gt 60 ]; then students corpus "" ""; fi
+if has corpus && [ "$(left)" -gt 60 ]; then students corpus "${CORPUS_ONLY:-}" ""; fi
 if has shapes && [ "$(left)" -gt 60 ]; then
   "$B/bin/course-registry" nvcc-flags >/tmp/nvcc-flags.txt
   OUT=$OUT/shapes NVCC_FLAGS_FILE=/tmp/nvcc-flags.txt \
