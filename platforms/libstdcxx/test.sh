@@ -5,9 +5,9 @@
 # <cuda/std/array>, for one) must still compile. Fetches libstdc++-13-dev and libstdc++-14-dev
 # from Debian 13's archive into BUILD_DIR/libstdcxx/ (once), then with each of them as clang's
 # C++ headers builds and runs, under banksim, a kernel that includes each header a submission may
-# include (the grader's list: `grade includes`), and the corpus row that writes its tile with
-# libcu++ (tests/students/04/libcuxx_array_tile.cu). About a minute; not part of `make test`
-# (it downloads).
+# include (the grader's list: `grade includes`), the corpus row that writes its tile with
+# libcu++ (tests/students/04/libcuxx_array_tile.cu), and the public corpus against the H200's
+# counters (as public_matches_h200). About 3 minutes; not part of `make test` (it downloads).
 #   platforms/libstdcxx/test.sh BUILD_DIR
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -52,14 +52,35 @@ WRAP
   done < <("$BUILD/bin/grade" includes)
   echo "GCC $v: $((n - bad)) of $n allowed headers build and run under banksim"
   [ "$bad" -eq 0 ] || fail=1
-  # The corpus row that writes its tile with libcu++ (cuda::std::array), run as written.
+  # The corpus row that writes its tile with libcu++ (cuda::std::array), run as written at
+  # exercise 04's first size: its kernel, launch and buffers from the registry, then n.
   f=$ROOT/tests/students/04/libcuxx_array_tile.cu
-  if out=$("$BUILD/bin/banksim" profile "$f" -I "$ROOT/gpu/include" --kernel transpose_tiled \
-      --grid 2,2 --block 32,8 --arg 4096 --arg 4096 --arg 64 2>&1); then
+  mapfile -t launch < <("$BUILD/bin/course-registry" export --json | python3 -c '
+import json, sys
+e = next(x for x in json.load(sys.stdin)["exercises"] if x["id"] == "04")
+s = e["sizes"][0]
+print(e["kernel"]); print(",".join(map(str, s["grid"]))); print(",".join(map(str, s["block"])))
+for b in s["buffers"]: print(b["count"])
+print(s["n"])')
+  args=()
+  for a in "${launch[@]:3}"; do args+=(--arg "$a"); done
+  if out=$("$BUILD/bin/banksim" profile "$f" -I "$ROOT/gpu/include" --kernel "${launch[0]}" \
+      --grid "${launch[1]}" --block "${launch[2]}" "${args[@]}" 2>&1); then
     echo "GCC $v: ${f#"$ROOT"/} builds and runs under banksim"
   else
     fail=1
     echo "GCC $v: ${f#"$ROOT"/} under banksim: $(echo "$out" | head -1 | cut -c1-300)"
+  fi
+  # The public corpus (tests/public: CUDA samples, SGEMM_CUDA, llm.c...), as public_matches_h200
+  # runs it: its files include <string>, <iostream>, <vector> as written.
+  if python3 "$ROOT/tests/everyday/compare.py" "$BUILD/bin/banksim" \
+      "$ROOT/measurements/fidelity/2026-12-03-public-corpus/public-ncu.json" --widths nvcc \
+      --manifest "$ROOT/tests/public/public.json" --expect-differ reduction/reduce5 --jobs 2 \
+      >"$T/public.txt" 2>&1; then
+    echo "GCC $v: public corpus: $(grep -E "launches agree" "$T/public.txt")"
+  else
+    fail=1
+    echo "GCC $v: public corpus FAILED: $(grep -E "DIFFERS|expected these" "$T/public.txt" | head -4)"
   fi
   rm -rf "$T"
 done
