@@ -59,10 +59,10 @@
 #   make platform-fresh-root  (root, 15-30 min) a Debian 12 root from mmdebstrap: Gradescope's
 #                        setup.sh and run_autograder grade solutions/ at 800/800, then the
 #                        README's make grade and make test in the same root
-#   make platform-libstdcxx  (~3 min) banksim with GCC 13's and 14's C++ headers (Ubuntu 24.04,
+#   make platform-libstdcxx  (~5 min) banksim with GCC 13's and 14's C++ headers (Ubuntu 24.04,
 #                        Debian 13), fetched from Debian 13's archive into build/libstdcxx/:
-#                        every header a submission may include, a libcu++ corpus row and the
-#                        public corpus
+#                        every header a submission may include, a libcu++ corpus row, the
+#                        public corpus and the student corpus graded in CPU mode
 #   make platform-container  (root, ~8 min) the Dockerfile built with podman from a local
 #                        Debian 12 base; make grade (skeletons, solutions 800/800) and make docs in it
 #   make test            build everything and run the whole test suite (CTest), as CI does

@@ -49,6 +49,7 @@ class CpuBackend : public Backend {
     // Found in every widths mode: nvcc's folder also locates the toolkit's <cuda/std/...>
     // headers, which banksim compiles with (and whose path is part of a module's cache key).
     find_nvcc_tools();
+    find_clang();
   }
 
   /// Compiles in one sandboxed step that may write only the compile cache (nothing of the
@@ -116,11 +117,13 @@ class CpuBackend : public Backend {
     // The toolkit (nvcc, nvdisasm, its <cuda/std/...> headers): by absolute path, in both steps
     // (the run step finds the module by the same key, which names the headers' folder); a
     // toolkit outside /usr is mounted read-only.
-    for (const auto& [var, path] : tools_) {
+    auto forward = [&spec](const std::string& var, const fs::path& path) {
       spec.extra_env.push_back(var + "=" + path.string());
       const fs::path top = path.parent_path().parent_path();
       if (path.string().rfind("/usr/", 0) != 0 && fs::exists(top)) spec.ro_paths.push_back(top);
-    }
+    };
+    for (const auto& [var, path] : tools_) forward(var, path);
+    if (!clang_.empty()) forward("BANKSIM_CLANG", clang_);
     spec.cpu_seconds = limits.seconds;
     spec.wall_seconds = limits.seconds;
     spec.memory_bytes = limits.memory_bytes;
@@ -201,8 +204,32 @@ class CpuBackend : public Backend {
     if (!dis.empty() && !ec && usable(dis)) tools_.emplace_back("BANKSIM_NVDISASM", dis);
   }
 
+  /// $BANKSIM_CLANG as this process finds it (on the PATH when it names no folder), for the
+  /// compile step, whose PATH has only /usr/local/bin, /usr/bin and /bin: the clang that banksim
+  /// compiles with (clang++-14, or a wrapper) where `clang++` is not the one to use. Not made
+  /// canonical: clang reads its driver mode (C or C++) from the name it was started by.
+  void find_clang() {
+    const char* v = std::getenv("BANKSIM_CLANG");
+    if (v == nullptr || *v == '\0') return;
+    const std::string name = v;
+    if (name.find('/') != std::string::npos) {
+      std::error_code ec;
+      clang_ = fs::absolute(name, ec);
+      return;
+    }
+    const char* path = std::getenv("PATH");
+    std::istringstream dirs(path != nullptr ? path : "");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+      if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) {
+        clang_ = fs::path(dir) / name;
+        return;
+      }
+    }
+  }
+
   bool sandboxed_;
   fs::path cache_;
+  fs::path clang_;
   std::string widths_;
   std::vector<std::pair<std::string, fs::path>> tools_;
 };

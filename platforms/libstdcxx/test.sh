@@ -6,8 +6,10 @@
 # from Debian 13's archive into BUILD_DIR/libstdcxx/ (once), then with each of them as clang's
 # C++ headers builds and runs, under banksim, a kernel that includes each header a submission may
 # include (the grader's list: `grade includes`), the corpus row that writes its tile with
-# libcu++ (tests/students/04/libcuxx_array_tile.cu), and the public corpus against the H200's
-# counters (as public_matches_h200). About 3 minutes; not part of `make test` (it downloads).
+# libcu++ (tests/students/04/libcuxx_array_tile.cu), the public corpus against the H200's
+# counters (as public_matches_h200), and the whole student corpus graded in CPU mode (the
+# grader hands $BANKSIM_CLANG to its compile step). About 5 minutes; not part of `make test`
+# (it downloads).
 #   platforms/libstdcxx/test.sh BUILD_DIR
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -81,6 +83,16 @@ print(s["n"])')
   else
     fail=1
     echo "GCC $v: public corpus FAILED: $(grep -E "DIFFERS|expected these" "$T/public.txt" | head -4)"
+  fi
+  # The whole student corpus graded in CPU mode by the grader, whose sandboxed compile step
+  # is handed the same clang ($BANKSIM_CLANG).
+  if python3 "$ROOT/tests/students/run_students.py" "$BUILD" --mode cpu --jobs 2 \
+      >"$T/students.txt" 2>&1; then
+    echo "GCC $v: student corpus: $(tail -1 "$T/students.txt")"
+  else
+    fail=1
+    echo "GCC $v: student corpus: $(tail -1 "$T/students.txt")"
+    grep -E "MISMATCH" "$T/students.txt" | head -5
   fi
   rm -rf "$T"
 done
