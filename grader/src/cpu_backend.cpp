@@ -29,6 +29,21 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
+
+/// An executable as this process finds it: `name` itself when it names a folder, else the first
+/// on the PATH; "" when there is none.
+fs::path on_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : "";
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path != nullptr ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    if (dir.empty()) continue;
+    fs::path f = fs::path(dir) / name;
+    if (access(f.c_str(), X_OK) == 0) return f;
+  }
+  return {};
+}
+
 using namespace internal;
 
 class CpuBackend : public Backend {
@@ -167,16 +182,6 @@ class CpuBackend : public Backend {
   /// PATH, nvdisasm beside nvcc), for the compile step's sandbox, whose PATH has only /usr/bin
   /// and /usr/local/bin. banksim says in its report when it found neither.
   void find_nvcc_tools() {
-    auto on_path = [](const std::string& name) -> fs::path {
-      if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : "";
-      const char* path = std::getenv("PATH");
-      std::istringstream dirs(path != nullptr ? path : "");
-      std::string dir;
-      while (std::getline(dirs, dir, ':')) {
-        if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) return dir + "/" + name;
-      }
-      return {};
-    };
     auto env = [](const char* var, const char* fallback) {
       const char* v = std::getenv(var);
       return std::string(v != nullptr && *v != '\0' ? v : fallback);
@@ -212,19 +217,11 @@ class CpuBackend : public Backend {
     const char* v = std::getenv("BANKSIM_CLANG");
     if (v == nullptr || *v == '\0') return;
     const std::string name = v;
-    if (name.find('/') != std::string::npos) {
-      std::error_code ec;
-      clang_ = fs::absolute(name, ec);
-      return;
-    }
-    const char* path = std::getenv("PATH");
-    std::istringstream dirs(path != nullptr ? path : "");
-    for (std::string dir; std::getline(dirs, dir, ':');) {
-      if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) {
-        clang_ = fs::path(dir) / name;
-        return;
-      }
-    }
+    std::error_code ec;
+    // Kept even where nothing is there (a path made absolute, a name as given): banksim's
+    // message then names it, instead of falling back to another clang.
+    clang_ = name.find('/') != std::string::npos ? fs::absolute(name, ec) : on_path(name);
+    if (clang_.empty()) clang_ = name;
   }
 
   bool sandboxed_;
