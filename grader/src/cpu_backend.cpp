@@ -132,10 +132,24 @@ class CpuBackend : public Backend {
     // The toolkit (nvcc, nvdisasm, its <cuda/std/...> headers): by absolute path, in both steps
     // (the run step finds the module by the same key, which names the headers' folder); a
     // toolkit outside /usr is mounted read-only.
-    auto forward = [&spec](const std::string& var, const fs::path& path) {
+    // The folder above the tool's bin/ (a toolkit's, an LLVM's) unless it holds the course (its
+    // solutions), this run's output and cache, or this job's folder: then the tool's own folder
+    // only (a clang wrapper beside the course's build, say), so that a file a submission names
+    // by a computed #include is not there to read.
+    auto forward = [&](const std::string& var, const fs::path& path) {
       spec.extra_env.push_back(var + "=" + path.string());
-      const fs::path top = path.parent_path().parent_path();
-      if (path.string().rfind("/usr/", 0) != 0 && fs::exists(top)) spec.ro_paths.push_back(top);
+      if (path.string().rfind("/usr/", 0) == 0) return;
+      auto holds = [](const fs::path& outer, const fs::path& inner) {
+        const fs::path rel =
+            fs::weakly_canonical(inner).lexically_relative(fs::weakly_canonical(outer));
+        return !rel.empty() && *rel.begin() != "..";
+      };
+      for (fs::path top : {path.parent_path().parent_path(), path.parent_path()}) {
+        if (!fs::exists(top)) continue;
+        if (holds(top, course_root()) || holds(top, cache_) || holds(top, dir)) continue;
+        spec.ro_paths.push_back(top);
+        return;
+      }
     };
     for (const auto& [var, path] : tools_) forward(var, path);
     if (!clang_.empty()) forward("BANKSIM_CLANG", clang_);
