@@ -129,20 +129,20 @@ class CpuBackend : public Backend {
     spec.ro_paths.erase(std::remove_if(spec.ro_paths.begin(), spec.ro_paths.end(),
                                        [](const fs::path& p) { return !fs::exists(p); }),
                         spec.ro_paths.end());
-    // The toolkit (nvcc, nvdisasm, its <cuda/std/...> headers): by absolute path, in both steps
-    // (the run step finds the module by the same key, which names the headers' folder); a
-    // toolkit outside /usr is mounted read-only.
-    // The folder above the tool's bin/ (a toolkit's, an LLVM's) unless it holds the course (its
-    // solutions), this run's output and cache, or this job's folder: then the tool's own folder
-    // only (a clang wrapper beside the course's build, say), so that a file a submission names
-    // by a computed #include is not there to read.
+    // The toolkit (nvcc, nvdisasm, its <cuda/std/...> headers) and $BANKSIM_CLANG: by absolute
+    // path, in both steps (the run step finds the module by the same key, which names the
+    // headers' folder). One outside /usr is mounted read-only: the folder above its bin/ (a
+    // toolkit's, an LLVM's), unless that holds the course (its solutions), this run's output and
+    // cache, or this job's folder; then the tool's own folder only (a clang wrapper beside the
+    // course's build, say), so that a file a submission names by a computed #include is not there.
     auto forward = [&](const std::string& var, const fs::path& path) {
       spec.extra_env.push_back(var + "=" + path.string());
       if (path.string().rfind("/usr/", 0) == 0) return;
       auto holds = [](const fs::path& outer, const fs::path& inner) {
+        std::error_code e1, e2;
         const fs::path rel =
-            fs::weakly_canonical(inner).lexically_relative(fs::weakly_canonical(outer));
-        return !rel.empty() && *rel.begin() != "..";
+            fs::weakly_canonical(inner, e1).lexically_relative(fs::weakly_canonical(outer, e2));
+        return e1 || e2 || (!rel.empty() && *rel.begin() != "..");  // unsure: held
       };
       for (fs::path top : {path.parent_path().parent_path(), path.parent_path()}) {
         if (!fs::exists(top)) continue;
