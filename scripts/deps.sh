@@ -74,6 +74,7 @@ gpu_reqs=(
   "cmd ninja|ninja-build ninja-build ninja-build"
   "cmd g++|g++ g++ g++"
   "cmd clang++|clang clang clang"
+  "symbolizer llvm-symbolizer (source lines and nvcc's widths in banksim's step)|llvm llvm llvm"
   "header nlohmann/json.hpp|nlohmann-json3-dev nlohmann-json3-dev nlohmann-json3-dev"
   "header CLI/CLI.hpp|libcli11-dev libcli11-dev libcli11-dev"
   "header fmt/format.h|libfmt-dev libfmt-dev libfmt-dev"
@@ -127,8 +128,10 @@ for r in "${reqs[@]}"; do
     lib) have_lib "$what" && continue ;;
     catch2) { have_header catch2/catch.hpp || have_header catch2/catch_all.hpp; } && continue ;;
     pagefind) { have_pagefind || have_pip; } && continue ;;
-    symbolizer)
-      for n in llvm-symbolizer llvm-symbolizer-14 llvm-symbolizer-15; do have_cmd "$n" && continue 2; done ;;
+    symbolizer)  # banksim's names (banksim/tools.hpp), where its sandboxed steps look
+      for n in llvm-symbolizer llvm-symbolizer-{14..20}; do
+        for d in /usr/local/bin /usr/bin /bin; do [ -x "$d/$n" ] && continue 3; done
+      done ;;
     llvmdev)
       major=$(clang++ --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1) || true  # no clang yet: pipefail
       [ -n "$major" ] && [ -e "/usr/lib/llvm-$major/lib/cmake/llvm/LLVMConfig.cmake" ] && continue ;;

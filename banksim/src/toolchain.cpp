@@ -21,6 +21,7 @@
 
 #include <sys/stat.h>
 
+#include "banksim/tools.hpp"
 #include "course/registry.hpp"
 #include "toolchain.hpp"
 
@@ -95,7 +96,7 @@ bool tool_exists(const std::string& name) {
 }
 
 std::string find_symbolizer() {
-  for (const char* name : {"llvm-symbolizer", "llvm-symbolizer-14", "llvm-symbolizer-15"}) {
+  for (const char* name : kSymbolizerNames) {
     if (tool_exists(name)) return name;
   }
   return {};

@@ -3,6 +3,7 @@
 #include "grader/backend.hpp"
 
 #include "backend_internal.hpp"
+#include "banksim/tools.hpp"
 #include "grader/sandbox.hpp"
 
 #include <fcntl.h>
@@ -246,6 +247,22 @@ class CpuBackend : public Backend {
 };
 
 }  // namespace
+
+std::string banksim_tools_missing() {
+  std::istringstream dirs(kSandboxPath);
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    for (const char* name : banksim::kSymbolizerNames) {
+      if (access((fs::path(dir) / name).c_str(), X_OK) == 0) return "";
+    }
+  }
+  return fmt::format(
+      "banksim needs llvm-symbolizer, and none is in {} (where the sandboxed steps look): it "
+      "names the source line of every access banksim reports. Without it every line would read "
+      "0 and nvcc's access widths, matched by line, would be lost (an 8-byte LDS.64 nvcc merged "
+      "from two reads would count as two 4-byte ones), which changes verdicts. Install it: "
+      "apt-get install llvm (or llvm-14; scripts/deps.sh installs what is missing)",
+      kSandboxPath);
+}
 
 std::unique_ptr<Backend> make_cpu_backend(const BackendOptions& options) {
   if (options.sandbox) sweep_orphaned_sandboxes();

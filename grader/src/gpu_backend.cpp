@@ -86,7 +86,7 @@ class GpuBackend : public Backend {
       }
     }
     for (const auto& b : bins) path_ += b + ":";
-    path_ += "/usr/local/bin:/usr/bin:/bin";
+    path_ += kSandboxPath;
     gpu_ = shell("nvidia-smi --query-gpu=name --format=csv,noheader | head -1");
     driver_ = shell("nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1");
     std::string cap = shell("nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1");

@@ -695,7 +695,7 @@ Plan common_plan(const std::vector<std::string>& argv, const SandboxSpec& spec, 
   plan.wall_extra = spec.wall_extra;
   plan.output_cap = spec.output_cap;
   const std::string home = spec.rw_dir.empty() ? "/tmp" : fs::absolute(spec.rw_dir).string();
-  plan.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "TMPDIR=/tmp", "LANG=C.UTF-8"};
+  plan.env = {std::string("PATH=") + kSandboxPath, "HOME=" + home, "TMPDIR=/tmp", "LANG=C.UTF-8"};
   if (const char* devices = std::getenv("CUDA_VISIBLE_DEVICES")) {
     plan.env.push_back(std::string("CUDA_VISIBLE_DEVICES=") + devices);
   }

@@ -118,6 +118,17 @@ int run_grading(Options& o, bool calibrate, int calibrate_runs) {
     co.runs = calibrate_runs;
     return run_calibrate(co, *backend, selected(o));
   }
+  // banksim runs every submission in CPU mode and in hybrid GPU mode: a tool it lacks would
+  // change verdicts for the whole class, so it is named once, here, before any grading.
+  if (!backend->capabilities().can_time || !o.gpu_only) {
+    if (const std::string missing = grader::banksim_tools_missing(); !missing.empty()) {
+      std::cerr << "grade: " << missing
+                << (backend->capabilities().can_time
+                        ? "; or grade with the GPU's tools alone (GPU_ONLY=1, --gpu-only)\n"
+                        : "\n");
+      return 2;
+    }
+  }
   // Hybrid GPU mode: banksim checks first, on the CPU (grader/judge.hpp, JudgeOptions::checker).
   std::unique_ptr<grader::Backend> checker;
   // On a GPU the baselines' counters and times are kept beside the grader's build for its next

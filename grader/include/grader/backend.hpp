@@ -137,6 +137,12 @@ std::unique_ptr<Backend> make_backend(const std::string& mode, const BackendOpti
 /// The CPU backend (banksim in sandboxed child processes).
 std::unique_ptr<Backend> make_cpu_backend(const BackendOptions& options);
 
+/// What banksim's runs need that this machine lacks, as one message naming the tool, why it
+/// matters and how to install it; "" when nothing is missing. Looked for where the sandboxed
+/// steps look (kSandboxPath), by banksim's own names (banksim/tools.hpp): llvm-symbolizer, without
+/// which every reported line reads 0 and nvcc's access widths (matched by line) are lost.
+std::string banksim_tools_missing();
+
 /// The GPU backend (gpu_backend.cpp); nullptr with `why` set when it cannot be used.
 std::unique_ptr<Backend> make_gpu_backend(const BackendOptions& options, std::string* why);
 

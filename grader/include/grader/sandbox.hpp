@@ -35,6 +35,10 @@
 
 namespace grader {
 
+/// The PATH of every sandboxed (and --no-sandbox) run: a tool a run finds by name must be in one
+/// of these folders, whatever the grader's own PATH holds.
+inline constexpr const char* kSandboxPath = "/usr/local/bin:/usr/bin:/bin";
+
 /// What the sandboxed program may see and use. Limits apply to every process it starts.
 struct SandboxSpec {
   /// Host paths bound read-only at the same path inside (must exist).
