@@ -405,14 +405,18 @@ ExerciseSpec ex05() {  // the solution makes 16.0x fewer wavefronts than the unp
   e.random_sizes = 2;
   e.gpu_timing_size = mnk_size(2048, 2048, 2048);
   e.bench_size = mnk_size(4096, 4096, 4096);
-  // With nvcc's widths (LDS.128 broadcasts of A, 16-byte conflicting reads of the baseline's B)
-  // the model gives the reference 4.87x, the H200 5.12x against a gate of 4.0: 4.87 x 4.0 / 5.12.
-  // With clang's 4-byte reads the model says 14.42x: 14.42 x 4.0 / 5.12 = 11.2.
-  e.thresholds.cpu_min_cost_ratio = 3.8;
-  e.thresholds.cpu_min_cost_ratio_clang = 11.2;
+  // The H200 gate asks 3.6 of the reference's 5.12-5.18x (70%): padding both tiles by one float
+  // (honest, conflict-free; A's padded rows lose the LDS.128 broadcast) runs 4.07x there, which a
+  // gate of 4.0 (4.038 calibrated) passed by under 2%; loading B uncoalesced to dodge the pad
+  // runs 3.25x and must fail (tests/students/05). With nvcc's widths (LDS.128 broadcasts of A,
+  // 16-byte conflicting reads of the baseline's B) the model gives the reference 4.87x:
+  // 4.87 x 3.6 / 5.12 = 3.42 (both tiles padded 3.81x, B uncoalesced 2.62x). With clang's 4-byte
+  // reads the model says 14.42x: 14.42 x 3.6 / 5.12 = 10.1 (B uncoalesced 8.64x).
+  e.thresholds.cpu_min_cost_ratio = 3.4;
+  e.thresholds.cpu_min_cost_ratio_clang = 10.1;
   e.thresholds.max_load_requests_vs_baseline = 2.0;  // A and B staged: 1.0x the baseline
   e.thresholds.reference = SpeedReference::kBaseline;
-  e.thresholds.gpu = {{"NVIDIA H200", 4.0,
+  e.thresholds.gpu = {{"NVIDIA H200", 3.6,
                        "measurements/calibration/2026-12-01-h200-thresholds: 5.120-5.125x", 5.12}};
   e.conflict_hint =
       "the B tile is read down a column (one bank for the whole warp): give its rows a length "
