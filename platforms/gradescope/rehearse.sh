@@ -4,7 +4,7 @@
 # Ubuntu's archive keyring and the archive answers, otherwise Debian 12 (the output says which
 # and why). In it, as root: the zip unpacked into /autograder/source, setup.sh run there, then
 # run_autograder copied to /autograder/run_autograder and the copy run from /autograder, for
-#   1. solutions/ uploaded as loose files           full marks (800 of 800)
+#   1. solutions/ uploaded as loose files           full marks (every exercise's points)
 #   2. the skeletons (generated from solutions/)     their build points only (0 under the
 #                                                    default policy)
 #   3. solutions/ with exercise 04's file broken     04 fails to build, the rest full
@@ -124,18 +124,22 @@ for f in "${sol[@]}"; do
   case "$f" in */04-*) echo "this line is not C++ (a compile error)" >>"$W/broken/$(basename "$f")" ;; esac
   broken+=("$W/broken/$(basename "$f")")
 done
-# The skeletons' expected score: their build points (the registry's, or the policy's).
-builds=$("$BUILD/bin/course-registry" export --json |
-  python3 -c 'import json,sys; print(sum(e["points"]["builds"] for e in json.load(sys.stdin)["exercises"]))')
+# The expected scores, from the registry: every exercise's points (solutions), the skeletons'
+# build points, and exercise 04's points (the upload whose 04 does not compile).
+read -r total total04 builds <<<"$("$BUILD/bin/course-registry" export --json | python3 -c '
+import json, sys
+ex = json.load(sys.stdin)["exercises"]
+print(sum(e["points"]["total"] for e in ex), next(e["points"]["total"] for e in ex if e["id"] == "04"),
+      sum(e["points"]["builds"] for e in ex))')"
 
 install_zip "$W/dist/gradescope/autograder.zip" all
-grade_upload solutions 'score == total == 800' "${sol[@]}"
+grade_upload solutions "score == total == $total" "${sol[@]}"
 grade_upload skeletons "score == $builds" "${skel[@]}"
 grade_upload compile-error \
-  'per("04") == 0 and score == 700 and any(t["name"].startswith("04") and t["name"].endswith("builds") and t.get("status") == "failed" for t in tests)' \
+  "per(\"04\") == 0 and score == $((total - total04)) and any(t[\"name\"].startswith(\"04\") and t[\"name\"].endswith(\"builds\") and t.get(\"status\") == \"failed\" for t in tests)" \
   "${broken[@]}"
 install_zip "$W/dist/gradescope/autograder-04.zip" one-exercise
-grade_upload one-exercise 'score == total == 100 and exercises == ["04"]' "${sol[@]}"
+grade_upload one-exercise "score == total == $total04 and exercises == ['04']" "${sol[@]}"
 echo "platform-gradescope: $(. "$R/etc/os-release" && echo "$PRETTY_NAME") root, $(($(date +%s) - start)) s in all:" \
   "$([ $fail -eq 0 ] && echo ok || echo FAILED)"
 exit $fail
