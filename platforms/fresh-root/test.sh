@@ -41,15 +41,21 @@ echo "setup.sh: $(( $(date +%s) - t0 )) s"
 t0=$(date +%s)
 inside bash -c "cp /autograder/source/run_autograder /autograder/run_autograder && cd /autograder && ./run_autograder" >"$W/run_autograder.log" 2>&1 || true
 echo "run_autograder: $(( $(date +%s) - t0 )) s"
-python3 - "$R/autograder/results/results.json" <<'PY'
+# Full marks: every exercise's points, as the registry counts them (not what results.json says
+# the maximum is: a bundle that lost an exercise would still get "full marks" of what it kept).
+expected=$("${BUILD_DIR:-$ROOT/build}/bin/course-registry" export --json |
+  python3 -c 'import json,sys; print(sum(e["points"]["total"] for e in json.load(sys.stdin)["exercises"]))')
+python3 - "$R/autograder/results/results.json" "$expected" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
+expected = int(sys.argv[2])
 total = sum(t["max_score"] for t in r["tests"])
-print(f"score {r['score']} of {total}; isolation: {r.get('extra_data', {}).get('isolation')}")
+print(f"score {r['score']} of {total} (the registry's total: {expected}); "
+      f"isolation: {r.get('extra_data', {}).get('isolation')}")
 for t in r["tests"]:
     if t["score"] < t["max_score"]:
         print("  not full:", t["name"], t["output"][:200])
-sys.exit(0 if r["score"] == total == 800 else 1)
+sys.exit(0 if r["score"] == total == expected else 1)
 PY
 # The README's two commands in the same root, on a clone of the course, after what the README
 # says a minimal system lacks (make).
