@@ -16,11 +16,12 @@
 __host__ __device__ inline void course_todo(const char* id) {
 #if defined(__CUDA_ARCH__) && !defined(__BANKSIM__)
   if (threadIdx.x == 0 && threadIdx.y == 0 && blockIdx.x == 0 && blockIdx.y == 0) {
-    printf("%s is not done yet: fill in the TODO block\n", id);
+    printf("%s is not done yet: write its block, then delete its course_todo line\n", id);
   }
   __trap();
 #else
-  std::fprintf(stderr, "%s is not done yet: fill in the TODO block\n", id);
+  std::fprintf(stderr, "%s is not done yet: write its block, then delete its course_todo line\n",
+               id);
   std::fflush(stderr);
   std::abort();
 #endif
