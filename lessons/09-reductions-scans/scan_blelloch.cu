@@ -20,7 +20,7 @@ __global__ void scan_blocks_blelloch(int* out, const int* in, int n) {
   for (int d = 1; d < kSegment; d *= 2) {
     __syncthreads();
     const int i = 2 * d * (t + 1) - 1;
-    if (i < kSegment) temp[i] += temp[i - d];  // lanes 2d words apart: min(2d, 32)-way
+    if (i < kSegment) temp[i] += temp[i - d];  // lanes 2d apart: min(2d, active lanes)-way
   }
   if (t == 0) temp[kSegment - 1] = 0;  // the same thread wrote it last: no barrier needed
   // down-sweep: the same pairs, in reverse order of distance
