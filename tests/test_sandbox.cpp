@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -721,6 +722,35 @@ TEST_CASE("uid isolation: own uid, root's files out of reach, nothing outlives t
   CHECK(live_processes_of(spec.sandbox_uid) == 0);
   CHECK(count_processes(sleeper) == 0);
   fs::remove_all(dir);
+}
+
+// Each run of uid isolation kills every process of its uid when it starts: two runs that share a
+// uid (the compile steps all do) must wait for each other, not kill each other (a container
+// grading with --jobs 2 lost every kernel exercise's build that way, exit status 137).
+TEST_CASE("uid isolation: two runs of one uid at once both finish", "[sandbox][uid]") {
+  if (geteuid() != 0) return;  // the uid switch needs root
+  struct Restore {
+    ~Restore() { grader::set_isolation(grader::Isolation::kBwrap); }
+  } restore;
+  grader::set_isolation(grader::Isolation::kUid);
+  SandboxSpec spec = quick_spec();
+  spec.sandbox_uid = 61052;
+  std::array<SandboxResult, 2> r;
+  std::array<std::thread, 2> runs;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    runs[i] = std::thread([&, i] {
+      // The second starts while the first runs (its start would kill the first's processes).
+      if (i == 1) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      r[i] = run_sandboxed({"/bin/sh", "-c", "sleep 1; echo finished"}, spec);
+    });
+  }
+  for (auto& t : runs) t.join();
+  for (const auto& one : r) {
+    INFO(one.stderr_text << one.error << " exit " << one.exit_status);
+    CHECK(one.stdout_text == "finished\n");
+    CHECK(one.exit_status == 0);
+  }
+  CHECK(live_processes_of(spec.sandbox_uid) == 0);
 }
 
 // A course cloned as root into a folder other users cannot enter (a home under /root, a

@@ -58,6 +58,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -72,6 +73,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
@@ -754,6 +758,47 @@ std::size_t depth(const fs::path& p) {
 
 std::atomic<Isolation> g_isolation{Isolation::kBwrap};
 
+// Under uid isolation a run kills every process of its uid when it starts and when it ends, so
+// two runs of one uid must not overlap: the compile steps share one uid (they write one cache),
+// and graders on one host (a node's array tasks) count their run uids from the same first one.
+// Seen in a container grading with --jobs 2: each compile step killed the other's compiler
+// (exit status 137), and every kernel exercise but one failed to build. A run takes its uid's
+// lock first: a mutex for this grader's threads, and a flock on a file of a folder only root
+// may write (/run/banks-course-uids), which other graders take too; where that folder cannot be
+// made, the mutex alone.
+class UidLock {
+ public:
+  explicit UidLock(unsigned uid) : local_(mutex_of(uid)) {
+    constexpr const char* kDir = "/run/banks-course-uids";
+    mkdir(kDir, 0700);
+    struct stat st {};
+    if (lstat(kDir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 &&
+        (st.st_mode & (S_IWGRP | S_IWOTH)) == 0) {
+      const std::string file = std::string(kDir) + "/" + std::to_string(uid);
+      fd_ = open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+      while (fd_ >= 0 && flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+      }
+    }
+  }
+  ~UidLock() {
+    if (fd_ >= 0) close(fd_);
+  }
+  UidLock(const UidLock&) = delete;
+  UidLock& operator=(const UidLock&) = delete;
+
+ private:
+  static std::mutex& mutex_of(unsigned uid) {
+    static std::mutex guard;
+    static std::map<unsigned, std::unique_ptr<std::mutex>> mutexes;
+    const std::lock_guard<std::mutex> hold(guard);
+    auto& m = mutexes[uid];
+    if (!m) m = std::make_unique<std::mutex>();
+    return *m;
+  }
+  std::lock_guard<std::mutex> local_;
+  int fd_ = -1;
+};
+
 SandboxResult run_uid_isolated(const std::vector<std::string>& argv, const SandboxSpec& spec) {
   if (geteuid() != 0) {
     SandboxResult r;
@@ -773,6 +818,7 @@ SandboxResult run_uid_isolated(const std::vector<std::string>& argv, const Sandb
   if (!spec.rw_dir.empty()) needed.push_back(spec.rw_dir);
   if (fs::exists(argv[0])) needed.push_back(argv[0]);
   plan.reach = internal::plan_reach(needed);
+  const UidLock own_uid(spec.sandbox_uid);
   if (!spec.rw_dir.empty() && chown(plan.cwd.c_str(), spec.sandbox_uid, spec.sandbox_uid) != 0) {
     throw_errno(("chown " + plan.cwd).c_str());
   }
