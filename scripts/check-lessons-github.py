@@ -11,7 +11,9 @@ cmark-gfm, the reference implementation of GitHub Flavored Markdown, and checked
   takes such a backslash as an escape before the formula is drawn);
 - every image and every relative link resolves to a file or folder of the repository, and every
   #anchor into a Markdown file names one of its headings (GitHub's heading ids);
-- headings hold no code spans (the site's sidebar and titles would show their HTML).
+- headings hold no code spans (the site's sidebar and titles would show their HTML);
+- no line of a shell block is wider than a phone shows (SH_WIDTH characters): a student copies
+  these commands, and a 200-character line scrolls sideways; split it with ` \`.
 
     scripts/check-lessons-github.py [FILE.md ...]   (default: lessons/*/README.md, README.md,
                                                      docs/bank-rules.md)
@@ -28,6 +30,7 @@ from urllib.parse import unquote, urlparse
 
 DOXYGEN = re.compile(r"\\f[$\[\]]|\\snippet\b|\\ref\b|\\image\b|\\subpage\b|@ref\b|\{#[\w-]+\}")
 PUNCT_ESCAPE = re.compile(r"\\[!\"#%&'()*+,\-./:;<=>?@\[\]^_`{|}~]")
+SH_WIDTH = 90
 
 
 def github_slug(heading):
@@ -97,6 +100,15 @@ def check(path, root):
             problems.append(f"{where}: an odd number of `$` (inline math is `$...$` on one line)")
     if in_math:
         problems.append(f"{path.relative_to(root)}:{math_open}: a `$$` block is never closed")
+    in_sh = False
+    for n, line in enumerate(text.split("\n"), 1):
+        if line.strip().startswith("```"):
+            in_sh = not in_sh and line.strip() == "```sh"
+            continue
+        if in_sh and len(line) > SH_WIDTH:
+            problems.append(f"{path.relative_to(root)}:{n}: a command line of {len(line)} "
+                            f"characters scrolls sideways on a phone (at most {SH_WIDTH}): split "
+                            "it with ` \\` at an option")
 
     rendered = subprocess.run(
         ["cmark-gfm", "--extension", "table", "--extension", "autolink", "--extension",

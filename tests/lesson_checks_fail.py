@@ -99,6 +99,18 @@ with tempfile.TemporaryDirectory() as tmp:
            ["`\\f$` shows raw", "`\\snippet` shows raw", "l01-gone.svg` leads nowhere",
             "#r9-nothing", "`\\{` in a formula"])
 
+    # A command too wide for a phone (a text block as wide is output, and is not flagged).
+    c = course_copy(tmp + "/e2")
+    wide = "build/bin/banksim profile lessons/01-banks-and-words/patterns.cu " + "--arg 1 " * 10
+    append(c / "lessons/01-banks-and-words/README.md",
+           f"\n```sh\n{wide}\n```\n\n```text\n{wide}\n```\n")
+    rc, out = run(["python3", "scripts/check-lessons-github.py"], c)
+    lines = len((c / "lessons/01-banks-and-words/README.md").read_text().split("\n"))
+    expect("a command wider than a phone", rc, out, 1,
+           [f"lessons/01-banks-and-words/README.md:{lines - 6}: a command line of {len(wide)}"])
+    if f"README.md:{lines - 2}:" in out:
+        failures.append("a wide output line (a text block) was flagged as a command\n" + out)
+
     # A code block that no longer equals its kernel.
     c = course_copy(tmp + "/f")
     k = c / "lessons/01-banks-and-words/patterns.cu"
