@@ -18,9 +18,26 @@ rm -rf "$W" && mkdir -p "$W/ctx"
 # vfs storage and runc: they work where overlayfs or cgroup v2 delegation (crun) do not.
 P=(podman --storage-driver vfs --runtime runc)
 t0=$(date +%s)
-if ! "${P[@]}" image exists localhost/debian:12; then
-  mmdebstrap --variant=minbase --quiet bookworm "$W/debian12.tar" http://deb.debian.org/debian
-  "${P[@]}" import --quiet "$W/debian12.tar" localhost/debian:12 >/dev/null
+# The base carries this site's network settings, as an administrator's base image has its site's:
+# the local certificate authorities (a proxy may sign PyPI's certificate: the image's build
+# installs the site's search indexer with pip; ca-certificates adds them when installed) and
+# pip's configuration. A label records which, so a change of them makes a new base.
+site=(/usr/local/share/ca-certificates/*.crt /etc/pip.conf)
+site_files=()
+for f in "${site[@]}"; do [ -f "$f" ] && site_files+=("$f"); done
+site_id=$(cat "${site_files[@]}" /dev/null | sha256sum | cut -c1-16)
+if [ "$("${P[@]}" image inspect --format '{{index .Labels "site"}}' localhost/debian:12 2>/dev/null)" != "$site_id" ]; then
+  hooks=(--customize-hook='mkdir -p "$1/usr/local/share/ca-certificates"')
+  for f in "${site_files[@]}"; do
+    case "$f" in
+      *.crt) hooks+=(--customize-hook="copy-in $f /usr/local/share/ca-certificates") ;;
+      *) hooks+=(--customize-hook="copy-in $f $(dirname "$f")") ;;
+    esac
+  done
+  mmdebstrap --variant=minbase --quiet "${hooks[@]}" bookworm "$W/debian12.tar" \
+    http://deb.debian.org/debian
+  "${P[@]}" rmi --force localhost/debian:12 >/dev/null 2>&1 || true
+  "${P[@]}" import --quiet --change "LABEL site=$site_id" "$W/debian12.tar" localhost/debian:12 >/dev/null
   rm -f "$W/debian12.tar"
 fi
 echo "base image: $(( $(date +%s) - t0 )) s"
