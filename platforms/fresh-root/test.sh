@@ -30,10 +30,12 @@ for d in "$ROOT"/solutions/*/; do cp "$d"*.cu "$d"*.cpp "$R/autograder/submissio
 ls "$R/autograder/submission"
 # Into the root as a fresh machine: root, the host's /proc (a fresh procfs here would stop the
 # grader's own bubblewrap from mounting one: "Can't mount proc"), its own /dev, the network.
+# EXTRA: more bwrap arguments (the README's step adds the CUDA toolkit).
+EXTRA=()
+PATH_IN=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 inside() {
   bwrap --bind "$R" / --bind /proc /proc --dev /dev --perms 1777 --tmpfs /tmp --die-with-parent \
-    --setenv PATH /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --setenv HOME /root \
-    -- "$@"
+    --setenv PATH "$PATH_IN" --setenv HOME /root "${EXTRA[@]}" -- "$@"
 }
 t0=$(date +%s)
 inside bash /autograder/source/setup.sh >"$W/setup.log" 2>&1 || { tail -30 "$W/setup.log"; exit 1; }
@@ -58,8 +60,19 @@ for t in r["tests"]:
 sys.exit(0 if r["score"] == total == expected else 1)
 PY
 # The README's two commands in the same root, on a clone of the course, after what the README
-# says a minimal system lacks (make).
+# says a minimal system lacks (make) and what its `make test` needs besides Debian's archive: the
+# CUDA toolkit's nvcc (no GPU), as an administrator installs it. The host's toolkit is bound in
+# read-only where it is; without one, the tests that compare with nvcc fail ("nvcc not found").
 git clone -q "$ROOT" "$R/course"
+if nvcc_path=$(command -v nvcc); then
+  toolkit=$(dirname "$(dirname "$(readlink -f "$nvcc_path")")")
+  mkdir -p "$R$toolkit"
+  EXTRA=(--ro-bind "$toolkit" "$toolkit")
+  PATH_IN="$toolkit/bin:$PATH_IN"
+  echo "the CUDA toolkit for make test: $toolkit (the host's, read-only)"
+else
+  echo "no CUDA toolkit here: make test's nvcc tests will fail (nvcc not found)"
+fi
 t0=$(date +%s)
 inside bash -c "apt-get install -y -qq --no-install-recommends make >/dev/null && cd /course &&
   make grade SUBMISSION=solutions MODE=cpu && make test" >"$W/readme.log" 2>&1 &&
