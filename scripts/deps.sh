@@ -184,11 +184,18 @@ PY
   then
     echo "deps.sh: installed nvdisasm ($(/usr/local/bin/nvdisasm --version | tail -1)) from PyPI into /usr/local/bin" >&2
   else
-    echo "deps.sh: could not fetch nvidia-cuda-nvdisasm from PyPI: banksim will count clang's access widths" >&2
+    if have_pip; then
+      echo "deps.sh: could not fetch nvidia-cuda-nvdisasm from PyPI: banksim will count clang's access widths" >&2
+    else
+      echo "deps.sh: no pip to fetch nvidia-cuda-nvdisasm from PyPI (apt-get install python3-pip, then run this again): banksim will count clang's access widths" >&2
+    fi
   fi
   rm -rf "$dir"
 }
-case "$target" in test | grade | build | bench | docs | all) nvdisasm_step ;; esac
+# Where pip is among the packages this run installs, nvdisasm is fetched after them (below).
+pip_comes=0
+[[ " ${missing[*]} " == *" python3-pip "* ]] && [ "$(id -u)" -eq 0 ] && [ "$dry_run" -eq 0 ] && pip_comes=1
+case "$target" in test | grade | build | bench | docs | all) [ $pip_comes -eq 1 ] || nvdisasm_step ;; esac
 # make test compares banksim with what nvcc emits: without the toolkit those tests fail. Not in
 # any distribution's main archive, so named, not installed, and not a reason to stop.
 case "$target" in test | all)
@@ -234,5 +241,7 @@ if ! apt-get install -y -qq --no-install-recommends "${missing[@]}" >/tmp/deps-i
     exit 1
   fi
 fi
+# On a fresh machine pip came with the packages just installed: nvdisasm can be fetched now.
+[ $pip_comes -eq 1 ] && nvdisasm_step
 case "$target" in docs | test | all) pagefind_step || exit 1 ;; esac
 [ ${#unavailable[@]} -eq 0 ]
